@@ -2,3 +2,14 @@
 export * from './marbles/builders.js';
 export { marbleWatchSource } from './marbles/marbleWatchSource.js';
 export type { MarbleWatchSource, MarbleWatchSourceConfig } from './marbles/marbleWatchSource.js';
+export { FakeKubeApiServer } from './fakeKubeApiServer/FakeKubeApiServer.js';
+export { FakeKubeApiError } from './fakeKubeApiServer/objectStore.js';
+export type {
+  CertificateAndKey,
+  ConnectionLogEntry,
+  FailOptions,
+  FakeKubeApiServerOptions,
+  FakeServerFaults,
+  KubeConfigOptions,
+  RecordedRequest,
+} from './fakeKubeApiServer/types.js';

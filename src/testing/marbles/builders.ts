@@ -1,6 +1,11 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { WatchError, errorTypeForStatus as errorTypeFor } from '../../WatchError.js';
-import type { KubernetesObject, ListResult, WatchEvent } from '../../types.js';
+import type {
+  KubernetesObject,
+  ListResult,
+  WatchErrorEvent,
+  WatchObjectEvent,
+} from '../../types.js';
 
 /** The annotation the API server puts on the bookmark that ends the initial events. */
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
@@ -61,7 +66,7 @@ export function deployment(
 function objectEvent<T extends KubernetesObject>(
   type: 'ADDED' | 'MODIFIED' | 'DELETED',
   object: T,
-): WatchEvent<T> {
+): WatchObjectEvent<T> {
   return { type, object, resourceVersion: object.metadata?.resourceVersion };
 }
 
@@ -71,7 +76,7 @@ function objectEvent<T extends KubernetesObject>(
  * @example
  * m.cold('a|', { a: added(pod('a', '5')) });
  */
-export function added<T extends KubernetesObject>(object: T): WatchEvent<T> {
+export function added<T extends KubernetesObject>(object: T): WatchObjectEvent<T> {
   return objectEvent('ADDED', object);
 }
 
@@ -81,7 +86,7 @@ export function added<T extends KubernetesObject>(object: T): WatchEvent<T> {
  * @example
  * m.cold('m|', { m: modified(pod('a', '6')) });
  */
-export function modified<T extends KubernetesObject>(object: T): WatchEvent<T> {
+export function modified<T extends KubernetesObject>(object: T): WatchObjectEvent<T> {
   return objectEvent('MODIFIED', object);
 }
 
@@ -91,7 +96,7 @@ export function modified<T extends KubernetesObject>(object: T): WatchEvent<T> {
  * @example
  * m.cold('d|', { d: deleted(pod('a', '7')) });
  */
-export function deleted<T extends KubernetesObject>(object: T): WatchEvent<T> {
+export function deleted<T extends KubernetesObject>(object: T): WatchObjectEvent<T> {
   return objectEvent('DELETED', object);
 }
 
@@ -106,7 +111,7 @@ export function deleted<T extends KubernetesObject>(object: T): WatchEvent<T> {
 export function bookmark<T = KubernetesObject>(
   resourceVersion: string,
   { initialEventsEnd = false, kind = 'Pod', apiVersion = 'v1' } = {},
-): WatchEvent<T> {
+): WatchObjectEvent<T> {
   const metadata: Record<string, unknown> = { resourceVersion };
   if (initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
   return { type: 'BOOKMARK', object: { kind, apiVersion, metadata } as T, resourceVersion };
@@ -118,7 +123,8 @@ export function bookmark<T = KubernetesObject>(
  * @example
  * m.cold('x|', { x: errorEvent(500, 'InternalError', 'etcd is unhappy') });
  */
-export function errorEvent<T = KubernetesObject>(
+// The type parameter only lets a test say which object type the stream carries.
+export function errorEvent<_T = KubernetesObject>(
   statusCode: number,
   reason?: string,
   message = reason ?? `status ${statusCode}`,
@@ -126,7 +132,7 @@ export function errorEvent<T = KubernetesObject>(
     resourcePath = '/api/v1/pods',
     retryAfterSeconds,
   }: { resourcePath?: string; retryAfterSeconds?: number } = {},
-): WatchEvent<T> {
+): WatchErrorEvent {
   const status = {
     kind: 'Status',
     apiVersion: 'v1',
@@ -148,9 +154,10 @@ export function errorEvent<T = KubernetesObject>(
  * @example
  * m.cold('a-x', { a: added(pod('a', '5')), x: expired() });
  */
-export function expired<T = KubernetesObject>(
+// The type parameter only lets a test say which object type the stream carries.
+export function expired<_T = KubernetesObject>(
   message = 'too old resource version: 1 (8146471)',
-): WatchEvent<T> {
+): WatchErrorEvent {
   return errorEvent(410, 'Expired', message);
 }
 

@@ -1,4 +1,5 @@
-import { NEVER, Observable, defer } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { NEVER, defer } from 'rxjs';
 import { createWatchSource, type WatchSource } from '../../sources/WatchSource.js';
 import type {
   ClusterConnection,

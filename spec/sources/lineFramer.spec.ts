@@ -1,0 +1,67 @@
+import { describe, expect, it } from '@jest/globals';
+import { LineFramer } from '../../src/sources/lineFramer.js';
+
+function frame(
+  chunks: Buffer[],
+  maxLineBytes = 1024,
+  skipBlank = true,
+): { lines: string[]; tooLong: boolean } {
+  const lines: string[] = [];
+  const framer = new LineFramer((l) => (lines.push(l), true), { maxLineBytes, skipBlank });
+  for (const chunk of chunks) if (!framer.write(chunk)) break;
+  framer.end();
+  return { lines, tooLong: framer.tooLong };
+}
+
+describe('LineFramer', () => {
+  const text = 'héllo wörld 🚀\r\n{"a":"日本語"}\n\nlast line 😀';
+  const bytes = Buffer.from(text, 'utf8');
+  const expected = ['héllo wörld 🚀', '{"a":"日本語"}', 'last line 😀'];
+
+  it('gives the same lines wherever the stream is cut, multi-byte characters and CRLF included', () => {
+    for (let i = 0; i <= bytes.length; i++) {
+      for (let j = i; j <= bytes.length; j += 3) {
+        const parts = [bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)];
+        expect(frame(parts).lines).toEqual(expected);
+      }
+    }
+  });
+
+  it('gives the same lines one byte at a time', () => {
+    const parts = [...bytes].map((b) => Buffer.from([b]));
+    expect(frame(parts).lines).toEqual(expected);
+  });
+
+  it('skips blank lines unless told to keep them', () => {
+    expect(frame([Buffer.from('\n\r\n\na\n\n')]).lines).toEqual(['a']);
+    expect(frame([Buffer.from('a\n\nb\n')], 1024, false).lines).toEqual(['a', '', 'b']);
+  });
+
+  it('stops at a line longer than the bound, held across chunks, without buffering past it', () => {
+    expect(frame([Buffer.from('12345678\n')], 8)).toEqual({ lines: ['12345678'], tooLong: false });
+    expect(frame([Buffer.from('12345678\r\n')], 8)).toEqual({
+      lines: ['12345678'],
+      tooLong: false,
+    });
+    expect(frame([Buffer.from('123456789\nok\n')], 8)).toEqual({ lines: [], tooLong: true });
+    expect(frame([Buffer.from('12345'), Buffer.from('6789\n')], 8)).toEqual({
+      lines: [],
+      tooLong: true,
+    });
+    expect(frame([Buffer.from('ok\n12345'), Buffer.from('6789'), Buffer.from('more')], 8)).toEqual({
+      lines: ['ok'],
+      tooLong: true,
+    });
+    expect(frame([Buffer.from('1234'), Buffer.from('5678\r'), Buffer.from('\n')], 8)).toEqual({
+      lines: ['12345678'],
+      tooLong: false,
+    });
+  });
+
+  it('stops framing when the consumer says so', () => {
+    const lines: string[] = [];
+    const framer = new LineFramer((l) => (lines.push(l), l !== 'b'), { maxLineBytes: 100 });
+    expect(framer.write(Buffer.from('a\nb\nc\n'))).toBe(false);
+    expect(lines).toEqual(['a', 'b']);
+  });
+});

@@ -1,0 +1,125 @@
+// Proof that the fake speaks the real protocol: @kubernetes/client-node 1.4's own Watch and
+// informer, pointed at it through server.kubeConfig().
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { CoreV1Api, makeInformer, Watch } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { ResourceRef } from '../../../src/types.js';
+import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import { pod } from '../../../src/testing/marbles/builders.js';
+
+const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
+
+async function until(check: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('@kubernetes/client-node against FakeKubeApiServer', () => {
+  let server: FakeKubeApiServer;
+  afterEach(() => server.stop());
+
+  it.each([false, true])(
+    'Watch sees ADDED, MODIFIED, DELETED, BOOKMARK and the end (tls: %s)',
+    async (tls) => {
+      server = await FakeKubeApiServer.start({ tls, bookmarkIntervalMs: 30 });
+      server.create(pods, pod('a', '0'));
+      const seen: string[] = [];
+      let done: unknown = 'not yet';
+      const ctrl = await new Watch(server.kubeConfig()).watch(
+        '/api/v1/namespaces/default/pods',
+        { resourceVersion: '1', allowWatchBookmarks: true },
+        (type: string, obj: V1Pod) =>
+          seen.push(`${type} ${obj.metadata?.name ?? '-'} ${obj.metadata?.resourceVersion}`),
+        (err: unknown) => (done = err),
+      );
+      await server.waitForConnections(1);
+      server.create(pods, pod('b', '0'));
+      server.update(pods, pod('b', '0', { status: { phase: 'Succeeded' } }));
+      server.delete(pods, 'default', 'b');
+      await until(() => seen.some((s) => s.startsWith('BOOKMARK - 4')), 'a bookmark at 4');
+      expect(seen.filter((s) => !s.startsWith('BOOKMARK'))).toEqual([
+        'ADDED b 2',
+        'MODIFIED b 3',
+        'DELETED b 4',
+      ]);
+      server.expireHistory();
+      await until(() => done !== 'not yet', 'done');
+      expect(done).toBeNull();
+      expect(seen.at(-1)).toBe('ERROR - undefined');
+      ctrl.abort();
+      await server.waitForConnections(0);
+    },
+  );
+
+  it('Watch reports an HTTP error status through done', async () => {
+    server = await FakeKubeApiServer.start();
+    let done: any;
+    await new Watch(server.kubeConfig({ token: 'stale' })).watch(
+      '/api/v1/pods',
+      {},
+      () => undefined,
+      (err: unknown) => (done = err),
+    );
+    await until(() => done !== undefined, 'done');
+    expect(done.statusCode).toBe(401);
+  });
+
+  it('makeInformer lists, watches, and relists after the server expires its history', async () => {
+    server = await FakeKubeApiServer.start();
+    server.create(pods, pod('a', '0'));
+    server.create(pods, pod('b', '0'));
+    const kc = server.kubeConfig();
+    const core = kc.makeApiClient(CoreV1Api);
+    const informer = makeInformer<V1Pod>(kc, '/api/v1/namespaces/default/pods', () =>
+      core.listNamespacedPod({ namespace: 'default' }),
+    );
+    const log: string[] = [];
+    const errors: unknown[] = [];
+    informer.on('add', (p) => log.push(`add ${p.metadata?.name}`));
+    informer.on('update', (p) => log.push(`update ${p.metadata?.name}`));
+    informer.on('delete', (p) => log.push(`delete ${p.metadata?.name}`));
+    informer.on('error', (e) => errors.push(e));
+    await informer.start();
+    try {
+      await until(() => server.openWatches === 1, 'the informer watch');
+      expect(log.sort()).toEqual(['add a', 'add b']);
+      expect(server.requests.map((r) => [r.watch, r.query.resourceVersion])).toEqual([
+        [false, undefined],
+        [true, '2'],
+      ]);
+      server.create(pods, pod('c', '0'));
+      server.update(pods, pod('a', '0', { status: { phase: 'Failed' } }));
+      await until(() => log.length === 4, 'live events');
+      expect(log.slice(2)).toEqual(['add c', 'update a']);
+
+      server.expireHistory();
+      await until(
+        () => server.requests.length === 4 && server.openWatches === 1,
+        'the relist and the new watch',
+      );
+      const [relist, rewatch] = server.requests.slice(2);
+      expect([relist.watch, relist.query.resourceVersion, relist.status]).toEqual([
+        false,
+        undefined,
+        200,
+      ]);
+      expect([rewatch.watch, rewatch.query.resourceVersion]).toEqual([
+        true,
+        server.resourceVersion,
+      ]);
+      server.delete(pods, 'default', 'b');
+      server.create(pods, pod('d', '0'));
+      await until(() => log.length === 6, 'events after the relist');
+      expect(log.slice(4)).toEqual(['delete b', 'add d']);
+      const names = informer.list('default').map((p) => p.metadata?.name);
+      expect(names.sort()).toEqual(server.objects(pods).map((p) => p.metadata?.name));
+      expect(errors).toEqual([]);
+    } finally {
+      await informer.stop();
+    }
+    await server.waitForConnections(0);
+  });
+});

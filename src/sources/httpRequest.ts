@@ -1,0 +1,177 @@
+import type http from 'node:http';
+import fetch, { type Response } from 'node-fetch';
+import type { Readable } from 'node:stream';
+import { WatchError } from '../WatchError.js';
+import type { Cluster } from '../types.js';
+import { agentFor, plainHeaders, resolveConnection } from './connection.js';
+import { networkError, redactSecrets, statusToWatchError } from './statusError.js';
+
+/** The most of an error body read to find its Status: error pages can be large, or endless. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** An open response body, with what is needed to release its socket at once. */
+export interface OpenResponse {
+  body: Readable;
+  headers: Response['headers'];
+  /** Frees the socket; harmless after the body ended. */
+  release(): void;
+}
+
+export type OpenResult = { ok: true; response: OpenResponse } | { ok: false; error: WatchError };
+
+/**
+ * Sends one GET and returns the open body, or the failure as a {@link WatchError}: credentials
+ * that cannot be resolved (401, nothing sent), network failures (0), non-2xx answers mapped
+ * from their Status body and Retry-After. Redirects are never followed.
+ *
+ * node-fetch 2 neither frees the socket when its body is destroyed nor reports some broken
+ * responses (a body shorter than its Content-Length) to the body, so the request is tracked
+ * through its agent: `release()` destroys it, and an incomplete response fails the body.
+ */
+export async function openRequest(
+  cluster: Cluster,
+  resourcePath: string,
+  query: URLSearchParams,
+  signal: AbortSignal,
+  { accept = 'application/json', compress = false }: { accept?: string; compress?: boolean } = {},
+): Promise<OpenResult> {
+  let server: string;
+  let init: Awaited<ReturnType<typeof resolveConnection>>['init'];
+  try {
+    ({ server, init } = await resolveConnection(cluster));
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    const error = new WatchError(
+      redactSecrets(`could not resolve credentials: ${why} (${resourcePath})`),
+      {
+        errorType: 'UNAUTHORIZED_ERROR',
+        statusCode: 401,
+        resourcePath,
+      },
+    );
+    return { ok: false, error };
+  }
+  if (signal.aborted) return aborted(resourcePath);
+
+  const search = query.toString();
+  const url = server.replace(/\/+$/, '') + resourcePath + (search ? `?${search}` : '');
+  const tracked = trackRequests(agentFor(server, init.agent));
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      ...init,
+      method: 'GET',
+      headers: { ...plainHeaders(init.headers), accept },
+      agent: tracked.agent,
+      redirect: 'manual',
+      compress,
+      signal: signal as never,
+    });
+  } catch (cause) {
+    tracked.release();
+    return signal.aborted
+      ? aborted(resourcePath)
+      : { ok: false, error: networkError(resourcePath, cause) };
+  }
+  const body = response.body as unknown as Readable;
+  // node-fetch emits 'error' on the body when aborted; nobody may be listening by then.
+  body.on('error', () => {});
+  tracked.onIncomplete((error) => body.destroy(error));
+
+  if (response.status < 200 || response.status > 299) {
+    const error = await errorFromResponse(response, resourcePath, body);
+    tracked.release();
+    return { ok: false, error };
+  }
+  return { ok: true, response: { body, headers: response.headers, release: tracked.release } };
+}
+
+function aborted(resourcePath: string): OpenResult {
+  return {
+    ok: false,
+    error: new WatchError(`aborted (${resourcePath})`, {
+      errorType: 'SYSTEM_ERROR',
+      statusCode: 0,
+      resourcePath,
+    }),
+  };
+}
+
+async function errorFromResponse(
+  response: Response,
+  resourcePath: string,
+  body: Readable,
+): Promise<WatchError> {
+  let text = '';
+  try {
+    text = await readBounded(body, MAX_ERROR_BODY_BYTES);
+  } catch {
+    // An unreadable error body still has its status code.
+  }
+  let status: unknown;
+  try {
+    status = JSON.parse(text);
+  } catch {
+    status = undefined;
+  }
+  const isRedirect = response.status >= 300 && response.status < 400;
+  return statusToWatchError(status, resourcePath, {
+    fallbackCode: response.status,
+    fallbackMessage: isRedirect
+      ? `redirect not followed (${response.statusText || 'redirect'})`
+      : response.statusText || undefined,
+    retryAfterHeader: response.headers.get('retry-after'),
+  });
+}
+
+/** Reads a body as text, up to `limit` bytes, then stops reading. */
+export async function readBounded(body: Readable, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    chunks.push(buffer.subarray(0, Math.max(0, limit - size)));
+    size += buffer.length;
+    if (size >= limit) break;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+interface TrackedRequests {
+  agent: http.Agent;
+  release(): void;
+  onIncomplete(handler: (error: Error) => void): void;
+}
+
+/** Wraps an agent to see the request node-fetch makes through it (and so its socket). */
+function trackRequests(agent: http.Agent): TrackedRequests {
+  let request: http.ClientRequest | undefined;
+  let incomplete: Error | undefined;
+  let handler: ((error: Error) => void) | undefined;
+  const fail = (error: Error) => {
+    incomplete = error;
+    handler?.(error);
+  };
+  const wrapped = Object.create(agent) as http.Agent & {
+    addRequest(req: http.ClientRequest, options: unknown): void;
+  };
+  wrapped.addRequest = (req: http.ClientRequest, options: unknown) => {
+    request = req;
+    req.once('response', (res: http.IncomingMessage) => {
+      res.once('close', () => {
+        if (!res.complete) fail(new Error('the response ended before it was complete'));
+      });
+    });
+    return (
+      agent as unknown as { addRequest(req: http.ClientRequest, options: unknown): void }
+    ).addRequest(req, options);
+  };
+  return {
+    agent: wrapped,
+    release: () => request?.destroy(),
+    onIncomplete: (h) => {
+      handler = h;
+      if (incomplete) h(incomplete);
+    },
+  };
+}

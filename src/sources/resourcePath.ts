@@ -1,0 +1,107 @@
+import { WatchError } from '../WatchError.js';
+import type { ResourceRef } from '../types.js';
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const API_VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
+
+export type SegmentKind =
+  'group' | 'apiVersion' | 'plural' | 'namespace' | 'name' | 'container' | 'subresource';
+
+function isValid(kind: SegmentKind, value: string): boolean {
+  switch (kind) {
+    case 'apiVersion':
+      return API_VERSION.test(value);
+    case 'group':
+    case 'name':
+      return value.length <= 253 && DNS1123_SUBDOMAIN.test(value);
+    default:
+      return value.length <= 63 && DNS1123_LABEL.test(value);
+  }
+}
+
+/** The path a failed validation reports: every segment encoded, so it can never carry a query. */
+function displayPath(segments: string[]): string {
+  return '/' + segments.map((s) => encodeURIComponent(String(s))).join('/');
+}
+
+/** Where a resource (and optionally one object and a subresource of it) lives on the API server. */
+export interface ResourceLocation {
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+/**
+ * Builds the API path of a resource: `/api/v1/pods`, `/apis/apps/v1/namespaces/prod/deployments`,
+ * `/api/v1/namespaces/default/pods/web-1/log`. Every segment is validated (DNS-1123 labels and
+ * subdomains, versions such as `v1` or `v1beta2`) and encoded; invalid input throws a
+ * {@link WatchError} BAD_REQUEST (400) whose message names the bad segment.
+ *
+ * @example
+ * resourcePath({ group: 'apps', apiVersion: 'v1', plural: 'deployments' }, { namespace: 'prod' });
+ * // '/apis/apps/v1/namespaces/prod/deployments'
+ */
+export function resourcePath(
+  resource: ResourceRef<unknown>,
+  location: ResourceLocation = {},
+): string {
+  const { group, apiVersion, plural } = resource ?? ({} as ResourceRef<unknown>);
+  const checks: Array<[SegmentKind, unknown]> = [
+    ['apiVersion', apiVersion],
+    ['plural', plural],
+  ];
+  if (group !== '') checks.unshift(['group', group]);
+  if (location.namespace !== undefined) checks.push(['namespace', location.namespace]);
+  if (location.name !== undefined) checks.push(['name', location.name]);
+  if (location.subresource !== undefined) checks.push(['subresource', location.subresource]);
+
+  const segments = [group === '' ? 'api' : 'apis'];
+  if (group !== '') segments.push(String(group));
+  segments.push(String(apiVersion));
+  if (location.namespace !== undefined) segments.push('namespaces', location.namespace);
+  segments.push(String(plural));
+  if (location.name !== undefined) segments.push(location.name);
+  if (location.subresource !== undefined) segments.push(location.subresource);
+
+  for (const [kind, value] of checks) assertSegment(kind, value, displayPath(segments));
+  return '/' + segments.map(encodeURIComponent).join('/');
+}
+
+/**
+ * Throws a {@link WatchError} BAD_REQUEST unless `value` is a valid segment of its kind.
+ *
+ * @example
+ * assertSegment('container', 'main', '/api/v1/namespaces/default/pods/web-1/log');
+ */
+export function assertSegment(
+  kind: SegmentKind,
+  value: unknown,
+  pathForMessage: string,
+): asserts value is string {
+  if (typeof value !== 'string' || !isValid(kind, value)) {
+    const what = kind === 'apiVersion' ? 'API version' : 'name';
+    throw new WatchError(
+      `invalid ${kind} ${JSON.stringify(value)}: not a valid Kubernetes ${what}`,
+      {
+        errorType: 'BAD_REQUEST',
+        statusCode: 400,
+        resourcePath: pathForMessage,
+      },
+    );
+  }
+}
+
+/**
+ * The path of a resource for messages, even when it is invalid (segments encoded, never a query).
+ *
+ * @example
+ * describeResourcePath(pods, 'default'); // '/api/v1/namespaces/default/pods'
+ */
+export function describeResourcePath(resource: ResourceRef<unknown>, namespace?: string): string {
+  try {
+    return resourcePath(resource, { namespace });
+  } catch (error) {
+    return (error as WatchError).resourcePath;
+  }
+}

@@ -1,0 +1,83 @@
+import { WatchError, errorTypeForStatus } from '../WatchError.js';
+
+/** A Kubernetes `Status` object, as far as kube-rx reads it. */
+export interface KubeStatus {
+  kind?: string;
+  code?: number;
+  reason?: string;
+  message?: string;
+  details?: { retryAfterSeconds?: number };
+}
+
+/** Replaces anything that looks like a credential, so messages and logs can never carry one. */
+export function redactSecrets(message: string): string {
+  return message
+    .replace(/(bearer|basic)\s+[^\s"',;]+/gi, '$1 <redacted>')
+    .replace(
+      /("?(?:token|password|access_token|id-token|refresh-token)"?\s*[:=]\s*)"?[^\s"',;}]+"?/gi,
+      '$1<redacted>',
+    );
+}
+
+function isStatus(value: unknown): value is KubeStatus {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The {@link WatchError} for a Status object (an in-stream ERROR event's object, or the body of
+ * a non-2xx answer). `fallbackCode` is the HTTP status, used when the Status has no code.
+ */
+export function statusToWatchError(
+  status: unknown,
+  resourcePath: string,
+  {
+    fallbackCode = 500,
+    fallbackMessage,
+    retryAfterHeader,
+  }: { fallbackCode?: number; fallbackMessage?: string; retryAfterHeader?: string | null } = {},
+): WatchError {
+  const s: KubeStatus = isStatus(status) ? status : {};
+  const code = typeof s.code === 'number' && s.code >= 100 && s.code <= 599 ? s.code : fallbackCode;
+  const reason = typeof s.reason === 'string' && s.reason !== '' ? s.reason : undefined;
+  const detail =
+    typeof s.message === 'string' && s.message !== ''
+      ? s.message
+      : (fallbackMessage ?? reason ?? `status ${code}`);
+  const retryAfterSeconds = retryAfter(s.details?.retryAfterSeconds, retryAfterHeader);
+  return new WatchError(
+    redactSecrets(`${code}${reason ? ` ${reason}` : ''}: ${detail} (${resourcePath})`),
+    {
+      errorType: errorTypeForStatus(code),
+      statusCode: code,
+      resourcePath,
+      ...(reason !== undefined && { reason }),
+      ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+      ...(isStatus(status) && { status }),
+    },
+  );
+}
+
+function retryAfter(fromStatus: unknown, header: string | null | undefined): number | undefined {
+  if (typeof fromStatus === 'number' && Number.isFinite(fromStatus) && fromStatus >= 0)
+    return fromStatus;
+  if (!header) return undefined;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** A network or stream failure as a {@link WatchError} (SYSTEM_ERROR, status 0). */
+export function networkError(
+  resourcePath: string,
+  cause: unknown,
+  what = 'request failed',
+): WatchError {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new WatchError(redactSecrets(`${what}: ${detail} (${resourcePath})`), {
+    errorType: 'SYSTEM_ERROR',
+    statusCode: 0,
+    resourcePath,
+    cause,
+  });
+}

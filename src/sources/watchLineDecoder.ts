@@ -1,0 +1,116 @@
+import { WatchError } from '../WatchError.js';
+import type { Logger, WatchEvent } from '../types.js';
+import { LineFramer } from './lineFramer.js';
+import { statusToWatchError } from './statusError.js';
+
+/** Default bound on one line of a watch stream: 16 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** Options of a {@link WatchLineDecoder}. */
+export interface WatchLineDecoderConfig {
+  resourcePath: string;
+  strict?: boolean;
+  maxLineBytes?: number;
+  logger?: Logger;
+}
+
+/**
+ * Turns the bytes of a watch response into events, synchronously, chunk by chunk (framing by
+ * {@link LineFramer}). The parsed JSON object is the event itself (its `resourceVersion` added),
+ * so an event costs no allocation beyond what `JSON.parse` makes.
+ */
+export class WatchLineDecoder<T> {
+  /** True once the stream must end: a line too long, or a bad line in strict mode. */
+  done = false;
+  private readonly framer: LineFramer;
+  private readonly resourcePath: string;
+  private readonly strict: boolean;
+  private readonly logger: Logger | undefined;
+
+  constructor(
+    private readonly emit: (event: WatchEvent<T>) => void,
+    {
+      resourcePath,
+      strict = false,
+      maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+      logger,
+    }: WatchLineDecoderConfig,
+  ) {
+    this.resourcePath = resourcePath;
+    this.strict = strict;
+    this.logger = logger;
+    this.framer = new LineFramer((line) => this.line(line), { maxLineBytes });
+  }
+
+  /** Decodes every complete line of `chunk`; returns false once the stream must end. */
+  write(chunk: Buffer): boolean {
+    if (this.done) return false;
+    if (this.framer.write(chunk)) return true;
+    if (this.framer.tooLong) {
+      this.fail(`a line of the watch stream is longer than maxLineBytes`);
+    }
+    return false;
+  }
+
+  /** The body ended: a last line without a newline still counts. */
+  end(): void {
+    if (!this.done) this.framer.end();
+  }
+
+  private fail(message: string): void {
+    this.done = true;
+    const error = new WatchError(`${message} (${this.resourcePath})`, {
+      errorType: 'PARSE_ERROR',
+      statusCode: 0,
+      resourcePath: this.resourcePath,
+    });
+    this.emit({ type: 'ERROR', error });
+  }
+
+  /** Decodes one line; false when the stream must end. */
+  private line(text: string): boolean {
+    let data: any;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return this.invalid('not JSON', text);
+    }
+    if (typeof data !== 'object' || data === null) return this.invalid('not an object', text);
+    const object = data.object;
+    if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+      return this.invalid('no object', text);
+    }
+    switch (data.type) {
+      case 'ADDED':
+      case 'MODIFIED':
+      case 'DELETED':
+      case 'BOOKMARK': {
+        const version = object.metadata?.resourceVersion;
+        data.resourceVersion = typeof version === 'string' ? version : undefined;
+        this.emit(data);
+        return !this.done;
+      }
+      case 'ERROR':
+        this.emit({ type: 'ERROR', error: statusToWatchError(object, this.resourcePath) });
+        return !this.done;
+      default:
+        return this.invalid('unknown event type', text);
+    }
+  }
+
+  private invalid(why: string, text: string): boolean {
+    // The line itself is not logged: a hostile server could make it huge, and it is not ours to print.
+    const message = `skipped a line that is not a watch event (${why}, ${text.length} characters) on ${this.resourcePath}`;
+    if (!this.strict) {
+      this.logger?.warn(message);
+      return true;
+    }
+    this.fail(message.replace('skipped a line', 'a line'));
+    return false;
+  }
+
+  /** Stops decoding: what follows is dropped (the consumer has gone). */
+  stop(): void {
+    this.done = true;
+  }
+}

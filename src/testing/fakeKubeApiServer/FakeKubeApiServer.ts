@@ -1,0 +1,324 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubernetesObject, ResourceRef } from '../../types.js';
+import { FaultInjector } from './faults.js';
+import { buildKubeConfig } from './kubeConfig.js';
+import { HttpListener } from './listener.js';
+import { ObjectStore } from './objectStore.js';
+import { resourceId } from './paths.js';
+import { PodLogs } from './podLogs.js';
+import { handleRequest } from './requestHandler.js';
+import type { ServerContext } from './requestHandler.js';
+import { makeTlsMaterial } from './tls.js';
+import type { TlsMaterial } from './tls.js';
+import { Waiters } from './waiters.js';
+import type {
+  CertificateAndKey,
+  ConnectionLogEntry,
+  FakeKubeApiServerOptions,
+  FakeServerFaults,
+  KubeConfigOptions,
+  RecordedRequest,
+} from './types.js';
+
+/**
+ * A real Kubernetes API server on 127.0.0.1 for tests: list, watch, get and pod logs for any
+ * resource path, with kube-apiserver's semantics, and faults on demand.
+ *
+ * - One global resourceVersion counter (like etcd's revision) for every resource.
+ * - History: the last `historySize` events of each resource (group/version/plural). A watch,
+ *   `Exact` list or continue token older than what is kept answers 410 Expired.
+ * - Synthetic ADDED events (watch without resourceVersion, sendInitialEvents) come newest
+ *   first, so the version of the last one is never a safe place to resume.
+ * - Selectors on a watch: an object that starts matching is ADDED, one that stops matching is
+ *   DELETED (its last matching content at the new version), like kube-apiserver's watch cache.
+ *
+ * @example
+ * const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
+ * const server = await FakeKubeApiServer.start();
+ * server.create(pods, pod('web-1', '1'));
+ * const kc = server.kubeConfig();                  // point any client at it
+ * server.faults.dropAfter(1);                       // the next watch is cut after one event
+ * await server.stop();
+ */
+export class FakeKubeApiServer {
+  /** Every request, in arrival order (`status` is set when its response headers are sent). */
+  readonly requests: RecordedRequest[] = [];
+  /** Faults to arm for the next requests or watch connections. */
+  readonly faults: FakeServerFaults;
+
+  private readonly ctx: ServerContext;
+  private readonly injector = new FaultInjector();
+  private readonly listener: HttpListener;
+  private readonly waiters = new Waiters();
+  private listenPort = 0;
+
+  private constructor(
+    options: FakeKubeApiServerOptions,
+    private readonly tls: TlsMaterial | undefined,
+  ) {
+    this.faults = this.injector;
+    this.ctx = {
+      objects: new ObjectStore(options.historySize ?? 1000),
+      logs: new PodLogs(),
+      faults: this.injector,
+      watches: new Set(),
+      requests: this.requests,
+      timers: new Set(),
+      token: options.token === undefined ? 'test-token' : options.token,
+      clientCA: tls?.client !== undefined,
+      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
+      keepAlive: options.keepAlive ?? true,
+      connectionId: (req) => this.listener.connectionIdOf(req),
+      notify: () => this.waiters.notify(),
+    };
+    this.listener = new HttpListener(
+      tls,
+      (req, res) => handleRequest(this.ctx, req, res),
+      () => this.waiters.notify(),
+    );
+  }
+
+  /**
+   * Starts a server on 127.0.0.1 (a free port unless `port` is given).
+   *
+   * @example
+   * const server = await FakeKubeApiServer.start({ tls: true, bookmarkIntervalMs: 100 });
+   * afterAll(() => server.stop());
+   */
+  static async start(options: FakeKubeApiServerOptions = {}): Promise<FakeKubeApiServer> {
+    if (options.clientCA && !options.tls) throw new Error('clientCA needs tls: true');
+    const historySize = options.historySize ?? 1000;
+    if (!Number.isInteger(historySize) || historySize < 0) {
+      throw new RangeError(`historySize must be a non-negative integer: ${historySize}`);
+    }
+    const tls = options.tls ? makeTlsMaterial(options.clientCA ?? false) : undefined;
+    const server = new FakeKubeApiServer(options, tls);
+    server.listenPort = await server.listener.listen(options.port ?? 0);
+    return server;
+  }
+
+  /** `http://127.0.0.1:PORT` or `https://127.0.0.1:PORT`. */
+  get url(): string {
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.listenPort}`;
+  }
+
+  /** The port it listens on (kept across `restart()`). */
+  get port(): number {
+    return this.listenPort;
+  }
+
+  /** The PEM of the CA that signed the server (and client) certificates, with `tls`. */
+  get caPem(): string | undefined {
+    return this.tls?.caPem;
+  }
+
+  /** A client certificate signed by the CA, with `tls` and `clientCA`. */
+  get clientCert(): CertificateAndKey | undefined {
+    return this.tls?.client;
+  }
+
+  /** The bearer token accepted now (`null`: no authentication). */
+  get token(): string | null {
+    return this.ctx.token;
+  }
+
+  /** The current global resourceVersion, e.g. `'42'`. */
+  get resourceVersion(): string {
+    return String(this.ctx.objects.rv);
+  }
+
+  /** Sockets open right now. */
+  get openConnections(): number {
+    return this.listener.openConnections;
+  }
+
+  /** Watch responses streaming right now. */
+  get openWatches(): number {
+    return this.ctx.watches.size;
+  }
+
+  /** Every socket opening and closing, in order. */
+  get connectionLog(): ConnectionLogEntry[] {
+    return this.listener.connectionLog;
+  }
+
+  /**
+   * A KubeConfig (one cluster, user and context) pointing at this server. Over HTTP the cluster
+   * has `skipTLSVerify` (client-node 1.4 refuses `http://` otherwise); over HTTPS the CA is in
+   * `caData` and TLS is verified.
+   *
+   * @example
+   * const kc = server.kubeConfig();                              // the accepted token
+   * const stale = server.kubeConfig({ token: 'old' });           // 401
+   * const x509 = server.kubeConfig({ user: 'cert' });            // needs { tls: true, clientCA: true }
+   */
+  kubeConfig(opts: KubeConfigOptions = {}): KubeConfig {
+    return buildKubeConfig(this.url, this.tls, this.token, opts);
+  }
+
+  /**
+   * Creates an object: a new global resourceVersion, a uid and creationTimestamp unless given,
+   * kind/apiVersion when missing; watchers get ADDED. Throws {@link FakeKubeApiError} 409 if it exists.
+   *
+   * @example
+   * const created = server.create(pods, pod('web-1', 'ignored'));
+   * created.metadata?.resourceVersion; // e.g. '1'
+   */
+  create<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
+    return this.ctx.objects.create(resourceId(resource), obj) as T;
+  }
+
+  /**
+   * Replaces an existing object (last write wins: a resourceVersion in `obj` is ignored);
+   * watchers get MODIFIED. Throws {@link FakeKubeApiError} 404 if it does not exist.
+   *
+   * @example
+   * server.update(pods, pod('web-1', '', { status: { phase: 'Failed' } }));
+   */
+  update<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
+    return this.ctx.objects.update(resourceId(resource), obj) as T;
+  }
+
+  /**
+   * Deletes an object; watchers get DELETED with its last content at a new resourceVersion,
+   * which is also what it returns (undefined when there was no such object).
+   *
+   * @example
+   * server.delete(pods, 'default', 'web-1')?.metadata?.resourceVersion;
+   */
+  delete<T extends KubernetesObject>(
+    resource: ResourceRef<T>,
+    namespace: string | undefined,
+    name: string,
+  ): T | undefined {
+    return this.ctx.objects.delete(resourceId(resource), namespace, name) as T | undefined;
+  }
+
+  /**
+   * A copy of one object, or undefined.
+   *
+   * @example
+   * server.get(pods, 'default', 'web-1')?.status?.phase;
+   */
+  get<T extends KubernetesObject>(
+    resource: ResourceRef<T>,
+    namespace: string | undefined,
+    name: string,
+  ): T | undefined {
+    return this.ctx.objects.get(resourceId(resource), namespace, name) as T | undefined;
+  }
+
+  /**
+   * Copies of the objects of a resource (in one namespace, or all), sorted by namespace/name.
+   *
+   * @example
+   * expect(store.values()).toEqual(server.objects(pods));
+   */
+  objects<T extends KubernetesObject>(resource: ResourceRef<T>, namespace?: string): T[] {
+    return this.ctx.objects.list(resourceId(resource), namespace) as T[];
+  }
+
+  /**
+   * Compacts the history, like etcd compaction: the global resourceVersion advances by one and
+   * every version handed out before is gone. Watches, `Exact` lists and continue tokens asking
+   * for an older version answer 410 Expired; open watches get an in-stream 410 ERROR and end.
+   *
+   * @example
+   * server.expireHistory();
+   * // a client resuming from its last resourceVersion now gets 410 and must relist
+   */
+  expireHistory(): void {
+    const objects = this.ctx.objects;
+    objects.rv++;
+    objects.expire();
+    for (const watch of [...this.ctx.watches]) watch.expire(objects.rv);
+  }
+
+  /**
+   * Accepts `newToken` from now on; the previous token answers 401 (open watches go on).
+   *
+   * @example
+   * server.rotateToken('token-2');
+   * const fresh = server.kubeConfig(); // carries token-2
+   */
+  rotateToken(newToken: string): void {
+    this.ctx.token = newToken;
+  }
+
+  /**
+   * Appends a line to a pod's log (`container` unset: the line belongs to every container);
+   * followers get it at once. Appending to an ended log re-opens it.
+   *
+   * @example
+   * server.appendLog('default', 'web-1', 'listening on :8080');
+   */
+  appendLog(namespace: string, pod: string, line: string, container?: string): void {
+    this.ctx.logs.append(namespace, pod, line, container);
+  }
+
+  /**
+   * Ends a pod's log: `follow=true` requests complete, later ones get the lines and end.
+   *
+   * @example
+   * server.endLogs('default', 'web-1');
+   */
+  endLogs(namespace: string, pod: string): void {
+    this.ctx.logs.end(namespace, pod);
+  }
+
+  /**
+   * Resolves when exactly `n` sockets are open; rejects after `timeoutMs` (default 5000).
+   *
+   * @example
+   * subscription.unsubscribe();
+   * await server.waitForConnections(0);
+   */
+  waitForConnections(n: number, timeoutMs = 5000): Promise<void> {
+    return this.waiters.until(
+      () => this.openConnections === n,
+      timeoutMs,
+      () => `${this.openConnections} connections open, waiting for ${n}`,
+    );
+  }
+
+  /**
+   * Resolves when at least `n` requests have arrived; rejects after `timeoutMs` (default 5000).
+   *
+   * @example
+   * await server.waitForRequests(2); // the reconnect happened
+   */
+  waitForRequests(n: number, timeoutMs = 5000): Promise<void> {
+    return this.waiters.until(
+      () => this.requests.length >= n,
+      timeoutMs,
+      () => `${this.requests.length} requests, waiting for ${n}`,
+    );
+  }
+
+  /**
+   * Stops listening, ends every watch and log stream, destroys every socket and clears every
+   * timer. Objects, history, token and armed faults are kept. Idempotent.
+   *
+   * @example
+   * afterEach(() => server.stop());
+   */
+  async stop(): Promise<void> {
+    for (const watch of [...this.ctx.watches]) watch.dispose();
+    for (const timer of this.ctx.timers) clearTimeout(timer);
+    this.ctx.timers.clear();
+    this.ctx.logs.endAll();
+    await this.listener.close();
+  }
+
+  /**
+   * Stops, then listens again on the same port with the same certificates, objects and
+   * history: clients see their connections drop and can reconnect.
+   *
+   * @example
+   * await server.restart();
+   */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.listenPort = await this.listener.listen(this.listenPort);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Options of {@link FakeKubeApiServer.start}.
+ *
+ * @example
+ * const server = await FakeKubeApiServer.start({ tls: true, token: 's3cret', historySize: 50 });
+ */
+export interface FakeKubeApiServerOptions {
+  /** Serve HTTPS with a certificate for 127.0.0.1 signed by a CA made at start (default false). */
+  tls?: boolean;
+  /** The bearer token every request must carry (default `'test-token'`); `null` checks nothing. */
+  token?: string | null;
+  /** Events kept per resource (per group/version/plural) for watch-from-version (default 1000). */
+  historySize?: number;
+  /** Period of BOOKMARKs to watches with `allowWatchBookmarks=true` (default 1000; 0 disables). */
+  bookmarkIntervalMs?: number;
+  /** Port to listen on (default 0: any free port). */
+  port?: number;
+  /**
+   * With `tls`: also make a client certificate signed by the same CA, ask clients for a
+   * certificate and accept a valid one as authentication ({@link FakeKubeApiServer.clientCert}).
+   */
+  clientCA?: boolean;
+  /**
+   * Keep connections alive after a non-streaming response (default true, like kube-apiserver).
+   * `false` answers `Connection: close`, so every list or error closes its socket at once.
+   */
+  keepAlive?: boolean;
+}
+
+/**
+ * One request as the server saw it, in arrival order ({@link FakeKubeApiServer.requests}).
+ *
+ * @example
+ * await server.waitForRequests(1);
+ * const [r] = server.requests;
+ * expect(r).toMatchObject({ method: 'GET', path: '/api/v1/pods', watch: true, status: 200 });
+ * expect(r.query.resourceVersion).toBe('5');
+ */
+export interface RecordedRequest {
+  method: string;
+  /** The path, without the query. */
+  path: string;
+  /** Every query parameter (the last one wins when repeated). */
+  query: Record<string, string>;
+  /** `watch=true` or `watch=1`. */
+  watch: boolean;
+  /** Request headers; the value of `authorization` is replaced by `'<redacted>'`. */
+  headers: Record<string, string | string[] | undefined>;
+  /** An `Authorization: Bearer ...` header was present. */
+  hasBearer: boolean;
+  /** The bearer token was the one accepted at that moment. */
+  tokenValid: boolean;
+  /** A client certificate signed by the server's CA was presented (with `clientCA`). */
+  clientCertValid: boolean;
+  /** HTTP status of the response; 0 until the response headers are sent. */
+  status: number;
+  /** `Date.now()` when the request arrived. */
+  at: number;
+  /** Id of the connection it came on ({@link ConnectionLogEntry.id}). */
+  connectionId: number;
+}
+
+/**
+ * One socket opening or closing ({@link FakeKubeApiServer.connectionLog}).
+ *
+ * @example
+ * expect(server.connectionLog.filter((e) => e.event === 'close')).toHaveLength(1);
+ */
+export interface ConnectionLogEntry {
+  event: 'open' | 'close';
+  /** `Date.now()` of the event. */
+  at: number;
+  /** Increasing per server, starting at 1; survives `restart()`. */
+  id: number;
+}
+
+/**
+ * Which credentials {@link FakeKubeApiServer.kubeConfig} puts in the KubeConfig.
+ *
+ * @example
+ * const kc = server.kubeConfig({ token: 'wrong' });           // expect 401s
+ * const kc2 = server.kubeConfig({ user: 'cert' });             // x509, needs clientCA
+ */
+export interface KubeConfigOptions {
+  /** Bearer token to use (default: the token the server accepts now). */
+  token?: string;
+  /** Name of the context (and cluster) in the KubeConfig (default `'fake'`). */
+  context?: string;
+  /** `'token'` (default), `'cert'` (client certificate; needs `clientCA`) or `'none'`. */
+  user?: 'token' | 'cert' | 'none';
+  /** Namespace of the context. */
+  namespace?: string;
+}
+
+/**
+ * A PEM certificate and its PEM private key.
+ *
+ * @example
+ * const { cert, key } = server.clientCert!;
+ * https.get(url, { ca: server.caPem, cert, key });
+ */
+export interface CertificateAndKey {
+  cert: string;
+  key: string;
+}
+
+/**
+ * Options of {@link FakeServerFaults.fail}.
+ *
+ * @example
+ * server.faults.fail(429, { times: 2, retryAfterSeconds: 1, match: 'watch' });
+ */
+export interface FailOptions {
+  /** How many requests get this answer (default 1). */
+  times?: number;
+  /** Adds a `Retry-After` header and `details.retryAfterSeconds` to the Status. */
+  retryAfterSeconds?: number;
+  /** Status `reason` (default: the Kubernetes reason for the code, e.g. `ServiceUnavailable`). */
+  reason?: string;
+  /** Status `message` (default: derived from the code). */
+  message?: string;
+  /** Which requests it applies to (default `'any'`, pod logs included). */
+  match?: 'watch' | 'list' | 'any';
+}
+
+/**
+ * Faults armed for the next request(s) or watch connection(s) ({@link FakeKubeApiServer.faults}).
+ * Each kind of fault is a queue consumed in order; different kinds combine on one connection.
+ * "Events" counted by `dropAfter` and `cutLine` are every line written to the watch except
+ * periodic BOOKMARKs (ADDED/MODIFIED/DELETED, the initial-events-end BOOKMARK, ERROR).
+ *
+ * @example
+ * server.faults.dropAfter(2);              // the next watch is cut after its 2nd event
+ * server.faults.fail(503, { times: 3, retryAfterSeconds: 1 });
+ * server.faults.reset();
+ */
+export interface FakeServerFaults {
+  /** The next watch connection(s) are destroyed (socket.destroy) after `events` events. */
+  dropAfter(events: number, opts?: { times?: number }): void;
+  /** The next watch writes the first half of the bytes of an event line, then is destroyed. */
+  cutLine(opts?: { afterEvents?: number }): void;
+  /** The next watch sends its headers, then nothing at all (no bookmarks) for `ms`, then goes on. */
+  stall(ms: number): void;
+  /**
+   * The next request(s) are answered with `status` and a Kubernetes Status body (before
+   * authentication is checked, as a proxy or an overloaded server would).
+   */
+  fail(status: number, opts?: FailOptions): void;
+  /** The next request(s) (any kind) are held for `ms` before they are handled. */
+  delayHeaders(ms: number, opts?: { times?: number }): void;
+  /** The next watch(es) answer 200 and end their body at once. */
+  closeImmediately(opts?: { times?: number }): void;
+  /** Disarms every fault not yet consumed. */
+  reset(): void;
+}

@@ -1,0 +1,245 @@
+import type { ServerResponse } from 'node:http';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../marbles/builders.js';
+import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './objectStore.js';
+import type { CollectionQuery } from './query.js';
+import type { ObjectMatcher } from './selectors.js';
+import { StatusError, statusBody, tooOld } from './statusBody.js';
+import type { KubeStatus } from './statusBody.js';
+
+/** Faults consumed by one watch connection. */
+export interface WatchFaultPlan {
+  dropAfter?: number;
+  cutAfter?: number;
+  stallMs?: number;
+  closeImmediately?: boolean;
+}
+
+export interface WatchSettings {
+  bookmarkIntervalMs: number;
+  /** Consumes the faults armed for this connection (called once its request is accepted). */
+  takePlan(): WatchFaultPlan;
+  headers: Record<string, string>;
+  onClose(watch: WatchConnection): void;
+}
+
+const lineCache = new WeakMap<StoredEvent, string>();
+
+function line(type: string, objectJson: string): string {
+  return `{"type":"${type}","object":${objectJson}}\n`;
+}
+
+function plainLine(e: StoredEvent): string {
+  let l = lineCache.get(e);
+  if (l === undefined) {
+    l = line(e.type, e.entry.json);
+    lineCache.set(e, l);
+  }
+  return l;
+}
+
+/** `entry`'s object with another resourceVersion, as JSON. */
+function withVersion(entry: Entry, rv: number): string {
+  return JSON.stringify({
+    ...entry.obj,
+    metadata: { ...entry.obj.metadata, resourceVersion: `${rv}` },
+  });
+}
+
+/**
+ * The line a watcher with `matches` gets for `e`, following the watch cache: an object that
+ * starts matching is ADDED, one that stops matching is DELETED (its previous content at the
+ * event's resourceVersion), one that never matches is skipped.
+ */
+export function lineFor(e: StoredEvent, matches: ObjectMatcher | undefined): string | undefined {
+  if (matches === undefined) return plainLine(e);
+  const now = matches(e.entry.obj);
+  if (e.type !== 'MODIFIED') return now ? plainLine(e) : undefined;
+  const before = e.prev !== undefined && matches(e.prev.obj);
+  if (now && before) return plainLine(e);
+  if (now) return line('ADDED', e.entry.json);
+  if (before) return line('DELETED', withVersion(e.prev!, e.rv));
+  return undefined;
+}
+
+/** One open `?watch=true` response. */
+export class WatchConnection {
+  private written = 0;
+  private held = false;
+  private dead = false;
+  private pending: string[] = [];
+  private readonly timers: NodeJS.Timeout[] = [];
+  private plan: WatchFaultPlan = {};
+  /** The last resourceVersion this watch delivered or started from. */
+  lastRv: number;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly objects: ObjectStore,
+    private readonly store: ResourceStore,
+    private readonly q: CollectionQuery,
+    private readonly settings: WatchSettings,
+  ) {
+    this.lastRv = objects.rv;
+  }
+
+  /**
+   * Validates the version, sends the headers, the initial events (synthetic ADDED, replay,
+   * or sendInitialEvents + end bookmark) and then follows the store. Throws a
+   * {@link StatusError} (before any header is sent) for a version from the future.
+   */
+  start(): void {
+    const { q, store, objects } = this;
+    const current = objects.rv;
+    const rv = q.resourceVersion;
+    if (rv !== undefined && rv > current) {
+      throw new StatusError(
+        statusBody(504, `Too large resource version: ${rv}, current: ${current}`, 'Timeout'),
+      );
+    }
+    this.plan = this.settings.takePlan();
+    const initial: string[] = [];
+    let expired: KubeStatus | undefined;
+    if (
+      q.sendInitialEvents === true ||
+      ((rv === undefined || rv === 0) && q.sendInitialEvents !== false)
+    ) {
+      for (const entry of this.currentEntries()) initial.push(line('ADDED', entry.json));
+      if (q.sendInitialEvents === true) initial.push(this.bookmarkLine(current, true));
+    } else if (rv !== undefined && rv !== 0) {
+      if (rv < store.floor) expired = tooOld(rv, store.floor);
+      else {
+        for (const e of store.eventsSince(rv)) {
+          const l = lineFor(e, q.matches);
+          if (l !== undefined) initial.push(l);
+        }
+      }
+      this.lastRv = rv;
+    }
+    this.res.writeHead(200, {
+      ...this.settings.headers,
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-cache, private',
+    });
+    this.res.flushHeaders();
+    this.res.on('close', () => this.dispose());
+    if (this.plan.closeImmediately) {
+      this.res.end();
+      return;
+    }
+    if (expired !== undefined) {
+      this.pending = [line('ERROR', JSON.stringify(expired))];
+      this.release();
+      this.end();
+      return;
+    }
+    this.pending = initial;
+    this.store.listeners.add(this.onEvent);
+    if (this.plan.stallMs !== undefined && this.plan.stallMs > 0) {
+      this.held = true;
+      this.timers.push(setTimeout(() => this.release(), this.plan.stallMs));
+    } else this.release();
+    if (this.dead) return;
+    if (q.allowWatchBookmarks && this.settings.bookmarkIntervalMs > 0) {
+      const interval = setInterval(() => this.periodicBookmark(), this.settings.bookmarkIntervalMs);
+      this.timers.push(interval);
+    }
+    if (q.timeoutSeconds !== undefined && q.timeoutSeconds > 0) {
+      this.timers.push(setTimeout(() => this.end(), q.timeoutSeconds * 1000));
+    }
+  }
+
+  /** Current matching objects, newest first: an order the client must not resume from. */
+  private currentEntries(): Entry[] {
+    const out: Entry[] = [];
+    for (const entry of this.store.objects.values()) {
+      if (this.q.matches === undefined || this.q.matches(entry.obj)) out.push(entry);
+    }
+    return out.sort((a, b) => b.rv - a.rv);
+  }
+
+  private bookmarkLine(rv: number, initialEventsEnd: boolean): string {
+    const annotations = initialEventsEnd
+      ? `,"annotations":{"${INITIAL_EVENTS_END_ANNOTATION}":"true"}`
+      : '';
+    return line(
+      'BOOKMARK',
+      `{"kind":${JSON.stringify(this.store.kind)},"apiVersion":${JSON.stringify(this.store.apiVersion)},` +
+        `"metadata":{"resourceVersion":"${rv}"${annotations}}}`,
+    );
+  }
+
+  private readonly onEvent = (e: StoredEvent): void => {
+    this.lastRv = e.rv;
+    const l = lineFor(e, this.q.matches);
+    if (l === undefined) return;
+    if (this.held) this.pending.push(l);
+    else this.write(l);
+  };
+
+  private periodicBookmark(): void {
+    if (this.held || this.dead) return;
+    this.lastRv = this.objects.rv;
+    this.res.write(this.bookmarkLine(this.objects.rv, false));
+  }
+
+  /** Ends the stall: writes what waited, in order. */
+  private release(): void {
+    this.held = false;
+    if (this.plan.dropAfter === 0) {
+      this.kill();
+      return;
+    }
+    const lines = this.pending;
+    this.pending = [];
+    for (const l of lines) this.write(l);
+  }
+
+  /** Writes one counted event line, applying dropAfter and cutLine. */
+  private write(l: string): void {
+    if (this.dead) return;
+    if (this.plan.cutAfter !== undefined && this.written === this.plan.cutAfter) {
+      const bytes = Buffer.from(l);
+      this.res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+      this.kill();
+      return;
+    }
+    this.res.write(l);
+    this.written++;
+    if (this.plan.dropAfter !== undefined && this.written >= this.plan.dropAfter) this.kill();
+  }
+
+  /** Closes the socket once what was written is flushed: no final chunk, an abrupt end. */
+  private kill(): void {
+    this.dead = true;
+    this.dispose();
+    const socket = this.res.socket;
+    if (socket !== null) socket.destroySoon();
+    else this.res.destroy();
+  }
+
+  /** Sends the in-stream 410 ERROR the API server sends after a compaction, and ends. */
+  expire(floor: number): void {
+    if (this.dead) return;
+    if (this.held) this.release();
+    this.write(line('ERROR', JSON.stringify(tooOld(this.lastRv, floor))));
+    this.end();
+  }
+
+  /** Ends the watch cleanly (final chunk), as the server does at `timeoutSeconds`. */
+  end(): void {
+    if (this.dead) return;
+    if (this.held) this.release();
+    if (this.dead) return;
+    this.dead = true;
+    this.dispose();
+    this.res.end();
+  }
+
+  /** Stops following the store and clears every timer. Idempotent. */
+  dispose(): void {
+    this.store.listeners.delete(this.onEvent);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.length = 0;
+    this.settings.onClose(this);
+  }
+}
