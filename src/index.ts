@@ -18,3 +18,22 @@ export { WatchError, errorTypeForStatus } from './WatchError.js';
 export type { WatchErrorInit, WatchErrorType } from './WatchError.js';
 export { createWatchSource, sourceInit } from './sources/WatchSource.js';
 export type { WatchSource, WatchSourceInit } from './sources/WatchSource.js';
+export { watchResource } from './watch.js';
+export { fromWatch } from './sources/fromWatch.js';
+export { fromList, DEFAULT_LIST_LIMIT } from './sources/fromList.js';
+export { fromPodLogs } from './sources/fromPodLogs.js';
+export type { PodLogsOptions } from './sources/fromPodLogs.js';
+export { kubeConfigConnection, resolveConnection } from './sources/connection.js';
+export { resourcePath } from './sources/resourcePath.js';
+export type { ResourceLocation } from './sources/resourcePath.js';
+export {
+  resource,
+  pods,
+  services,
+  configmaps,
+  nodes,
+  namespaces,
+  events,
+  deployments,
+  replicasets,
+} from './sources/resources.js';

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
+import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
+import { pods } from '../../src/sources/resources.js';
+import { FakeKubeApiServer } from '../../src/testing/index.js';
+import { pod } from '../../src/testing/marbles/builders.js';
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('fromPodLogs', () => {
+  let server: FakeKubeApiServer;
+  beforeAll(async () => {
+    server = await FakeKubeApiServer.start({ bookmarkIntervalMs: 0 });
+    server.create(pods, pod('web', '0'));
+    for (const l of ['one', 'twö 🚀', '', 'three']) server.appendLog('default', 'web', l);
+  });
+  afterAll(() => server.stop());
+
+  it('gives one value per line, blank lines included', async () => {
+    const lines = await lastValueFrom(
+      fromPodLogs(server.kubeConfig(), { namespace: 'default', name: 'web' }).pipe(toArray()),
+    );
+    expect(lines).toEqual(['one', 'twö 🚀', '', 'three']);
+  });
+
+  it('passes tailLines, container and timestamps as query parameters', async () => {
+    await lastValueFrom(
+      fromPodLogs(server.kubeConfig(), {
+        namespace: 'default',
+        name: 'web',
+        tailLines: 2,
+        container: 'main',
+        timestamps: true,
+      }).pipe(toArray()),
+    );
+    const request = server.requests[server.requests.length - 1];
+    expect(request.path).toBe('/api/v1/namespaces/default/pods/web/log');
+    expect(request.query).toMatchObject({ tailLines: '2', container: 'main', timestamps: 'true' });
+  });
+
+  it('follows new lines until the server ends the stream', async () => {
+    const follow = lastValueFrom(
+      fromPodLogs(server.kubeConfig(), {
+        namespace: 'default',
+        name: 'web',
+        follow: true,
+        tailLines: 0,
+      }).pipe(toArray()),
+    );
+    await server.waitForConnections(1);
+    await wait(30);
+    server.appendLog('default', 'web', 'live-1');
+    server.appendLog('default', 'web', 'live-2');
+    await wait(30);
+    server.endLogs('default', 'web');
+    expect(await follow).toEqual(['live-1', 'live-2']);
+  });
+
+  it('is abortable: unsubscribing closes the follow stream', async () => {
+    await server.waitForConnections(0);
+    const line = await firstValueFrom(
+      fromPodLogs(server.kubeConfig(), { namespace: 'default', name: 'web', follow: true }).pipe(
+        take(1),
+      ),
+    );
+    expect(line).toBe('one');
+    await server.waitForConnections(0, 250);
+  });
+
+  it('an unknown pod errors with NOT_FOUND, an invalid name with BAD_REQUEST', async () => {
+    await expect(
+      firstValueFrom(fromPodLogs(server.kubeConfig(), { namespace: 'default', name: 'nope' })),
+    ).rejects.toMatchObject({ errorType: 'NOT_FOUND' });
+    await expect(
+      firstValueFrom(fromPodLogs(server.kubeConfig(), { namespace: 'default', name: '../etc' })),
+    ).rejects.toMatchObject({ errorType: 'BAD_REQUEST' });
+  });
+});
