@@ -160,12 +160,12 @@ describe('connection resolution', () => {
       expect(tls.requests).toHaveLength(1);
       const resolved = await resolveConnection(kc);
       expect(
-        (resolved.init.agent as { options: { rejectUnauthorized?: boolean } }).options
+        (resolved.init.agent as unknown as { options: { rejectUnauthorized?: boolean } }).options
           .rejectUnauthorized,
       ).toBe(false);
       const verified = await resolveConnection(tls.kubeConfig());
       expect(
-        (verified.init.agent as { options: { rejectUnauthorized?: boolean } }).options
+        (verified.init.agent as unknown as { options: { rejectUnauthorized?: boolean } }).options
           .rejectUnauthorized,
       ).not.toBe(false);
     } finally {
