@@ -37,3 +37,4 @@ export {
   deployments,
   replicasets,
 } from './sources/resources.js';
+export * from './operators/index.js';

@@ -1,0 +1,120 @@
+import { describe, expect, it } from '@jest/globals';
+import { SortedMap } from '../../../src/operators/internal/SortedMap.js';
+
+/** A small deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function sortedValues(model: Map<string, number>): number[] {
+  return [...model.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((k) => model.get(k)!);
+}
+
+describe('SortedMap', () => {
+  it('starts empty', () => {
+    const map = SortedMap.empty<number>();
+    expect(map.size).toBe(0);
+    expect(map.get('a')).toBeUndefined();
+    expect(map.has('a')).toBe(false);
+    expect(map.values()).toEqual([]);
+    expect([...map.entries()]).toEqual([]);
+  });
+
+  it('sets, replaces and deletes, keeping keys sorted', () => {
+    const map = SortedMap.empty<number>().set('b', 2).set('c', 3).set('a', 1).set('b', 20);
+    expect(map.size).toBe(3);
+    expect(map.get('b')).toBe(20);
+    expect(map.has('c')).toBe(true);
+    expect(map.values()).toEqual([1, 20, 3]);
+    expect([...map.entries()]).toEqual([
+      ['a', 1],
+      ['b', 20],
+      ['c', 3],
+    ]);
+    const smaller = map.delete('b');
+    expect(smaller.size).toBe(2);
+    expect(smaller.has('b')).toBe(false);
+    expect(smaller.values()).toEqual([1, 3]);
+  });
+
+  it('returns the same map when nothing changes', () => {
+    const value = { v: 1 };
+    const map = SortedMap.empty<object>().set('a', value);
+    expect(map.set('a', value)).toBe(map);
+    expect(map.delete('zz')).toBe(map);
+    expect(SortedMap.empty<number>().delete('a').size).toBe(0);
+  });
+
+  it('leaves every older version as it was', () => {
+    const versions: SortedMap<number>[] = [SortedMap.empty()];
+    for (let i = 0; i < 3000; i++) {
+      const last = versions[versions.length - 1]!;
+      versions.push(i % 3 === 2 ? last.delete(`k${i - 1}`) : last.set(`k${i}`, i));
+    }
+    // Version n holds exactly what the first n operations made, however many came after.
+    const model = new Map<string, number>();
+    for (let i = 0; i < 3000; i++) {
+      if (i % 3 === 2) model.delete(`k${i - 1}`);
+      else model.set(`k${i}`, i);
+      if (i % 250 === 0) {
+        expect(versions[i + 1]!.values()).toEqual(sortedValues(model));
+        expect(versions[i + 1]!.size).toBe(model.size);
+      }
+    }
+  });
+
+  it.each([1, 2, 3])('matches a Map under random sets and deletes (seed %i)', (seed) => {
+    const next = random(seed);
+    let map = SortedMap.empty<number>();
+    const model = new Map<string, number>();
+    // Grow past three levels, shrink to nothing, grow again: splits, joins, redistributions
+    // and root collapses all happen, in leaves and in branches.
+    const phases = [
+      { steps: 6000, keys: 4000, deletes: 0.2 },
+      { steps: 9000, keys: 4000, deletes: 0.9 },
+      { steps: 3000, keys: 300, deletes: 0.4 },
+    ];
+    for (const { steps, keys, deletes } of phases) {
+      for (let i = 0; i < steps; i++) {
+        const key = `ns-${Math.floor(next() * 7)}/pod-${Math.floor(next() * keys)}`;
+        if (next() < deletes) {
+          map = map.delete(key);
+          model.delete(key);
+        } else {
+          map = map.set(key, i);
+          model.set(key, i);
+        }
+        if (i % 100 === 0) expect(map.size).toBe(model.size);
+        if (i % 500 === 0) map.checkInvariants();
+      }
+      map.checkInvariants();
+      expect(map.values()).toEqual(sortedValues(model));
+      expect([...map.entries()].map(([, value]) => value)).toEqual(map.values());
+      for (const [key, value] of model) expect(map.get(key)).toBe(value);
+      expect(map.get('ns-9/absent')).toBeUndefined();
+    }
+  });
+
+  it('empties completely and keeps working', () => {
+    let map = SortedMap.empty<number>();
+    for (let i = 0; i < 2000; i++) map = map.set(String(i).padStart(5, '0'), i);
+    for (let i = 0; i < 2000; i++) map = map.delete(String(i).padStart(5, '0'));
+    map.checkInvariants();
+    expect(map.size).toBe(0);
+    expect(map.values()).toEqual([]);
+    expect(map.set('x', 1).values()).toEqual([1]);
+  });
+
+  it('reports a broken invariant', () => {
+    let map = SortedMap.empty<number>();
+    for (let i = 0; i < 100; i++) map = map.set(String(i).padStart(3, '0'), i);
+    const root = (map as unknown as { root: { keys: string[] } }).root;
+    root.keys.reverse();
+    expect(() => map.checkInvariants()).toThrow(/invariant broken/);
+  });
+});

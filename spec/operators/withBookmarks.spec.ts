@@ -1,0 +1,135 @@
+import { describe, expect, it } from '@jest/globals';
+import { of } from 'rxjs';
+import { marbles } from 'rxjs-marbles/jest';
+import { withBookmarks } from '../../src/operators/withBookmarks.js';
+import { WatchError } from '../../src/WatchError.js';
+import { added, bookmark, listOf, modified, pod } from '../../src/testing/marbles/builders.js';
+import { marbleWatchSource } from '../../src/testing/marbles/marbleWatchSource.js';
+import type { WatchEvent } from '../../src/types.js';
+
+const a = added(pod('a', '5'));
+const b = bookmark('6');
+const m6 = modified(pod('a', '7'));
+
+describe('withBookmarks', () => {
+  it(
+    'passes events and bookmarks on and errors after idleTimeout of silence since the last one',
+    marbles((m) => {
+      const source = marbleWatchSource({ connections: [m.cold('-a--b-------|', { a, b })] });
+      const idle = new WatchError(
+        'watch idle: no event or bookmark for 5 ms, the connection is presumed dead',
+        { errorType: 'SYSTEM_ERROR', statusCode: 0, resourcePath: '/api/v1/pods' },
+      );
+      m.expect(
+        source.pipe(withBookmarks({ idleTimeout: 5, scheduler: m.scheduler })),
+      ).toBeObservable('-a--b----#', { a, b }, idle);
+    }),
+  );
+
+  it(
+    'counts silence from the moment the connection opens',
+    marbles((m) => {
+      const source = marbleWatchSource({ connections: [m.cold('-------a|', { a })] });
+      const connection = source.pipe(withBookmarks({ idleTimeout: 4, scheduler: m.scheduler }));
+      let error: unknown;
+      connection.subscribe({ error: (e) => (error = e) });
+      m.flush();
+      expect(error).toBeInstanceOf(WatchError);
+      expect(error).toMatchObject({
+        errorType: 'SYSTEM_ERROR',
+        statusCode: 0,
+        resourcePath: '/api/v1/pods',
+        message: expect.stringMatching(/idle/),
+      });
+      expect(m.scheduler.now()).toBe(4);
+    }),
+  );
+
+  it(
+    'names the namespaced or group resource in the idle error',
+    marbles((m) => {
+      const source = marbleWatchSource({
+        resource: { group: 'apps', apiVersion: 'v1', plural: 'deployments' },
+        options: { namespace: 'prod' },
+      });
+      let error: WatchError | undefined;
+      source
+        .pipe(withBookmarks({ idleTimeout: 10, scheduler: m.scheduler }))
+        .subscribe({ error: (e: WatchError) => (error = e) });
+      m.flush();
+      expect(error?.resourcePath).toBe('/apis/apps/v1/namespaces/prod/deployments');
+    }),
+  );
+
+  it(
+    'completes with the connection and leaves no timer behind',
+    marbles((m) => {
+      const source = marbleWatchSource({ connections: [m.cold('-a-|', { a })] });
+      m.expect(
+        source.pipe(withBookmarks({ idleTimeout: 2, scheduler: m.scheduler })),
+      ).toBeObservable('-a-|', { a });
+    }),
+  );
+
+  it(
+    'lets every event re-arm the timer, ERROR values included',
+    marbles((m) => {
+      const x: WatchEvent = {
+        type: 'ERROR',
+        error: new WatchError('boom', {
+          errorType: 'SYSTEM_ERROR',
+          statusCode: 500,
+          resourcePath: '',
+        }),
+      };
+      const source = marbleWatchSource({ connections: [m.cold('--a--x--m--|', { a, x, m: m6 })] });
+      m.expect(
+        source.pipe(withBookmarks({ idleTimeout: 3, scheduler: m.scheduler })),
+      ).toBeObservable('--a--x--m--|', { a, x, m: m6 });
+    }),
+  );
+
+  it(
+    'asks every connection for bookmarks and stays a WatchSource (options, withOptions, list)',
+    marbles((m) => {
+      const l = listOf([pod('a', '5')], '5');
+      const source = marbleWatchSource({
+        connections: [m.cold('a|', { a }), m.cold('m|', { m: m6 })],
+        lists: [m.cold('(l|)', { l })],
+        options: { namespace: 'default', allowWatchBookmarks: false },
+      });
+      const bookmarked = withBookmarks({ scheduler: m.scheduler })(source);
+      expect(bookmarked.options).toEqual({ namespace: 'default', allowWatchBookmarks: true });
+      m.expect(bookmarked).toBeObservable('a|', { a });
+      m.expect(
+        bookmarked.withOptions({ resourceVersion: '5', allowWatchBookmarks: undefined }),
+      ).toBeObservable('m|', { m: m6 });
+      m.expect(bookmarked.list()).toBeObservable('(l|)', { l });
+      m.flush();
+      expect(source.connections).toEqual([
+        { namespace: 'default', allowWatchBookmarks: true },
+        { namespace: 'default', allowWatchBookmarks: true, resourceVersion: '5' },
+      ]);
+      expect(source.lists).toEqual([{ namespace: 'default' }]);
+    }),
+  );
+
+  it(
+    'uses 150 s by default',
+    marbles((m) => {
+      const source = marbleWatchSource();
+      let erroredAt: number | undefined;
+      source
+        .pipe(withBookmarks({ scheduler: m.scheduler }))
+        .subscribe({ error: () => (erroredAt = m.scheduler.now()) });
+      m.flush();
+      expect(erroredAt).toBe(150_000);
+    }),
+  );
+
+  it('refuses a plain Observable', () => {
+    expect(() => of(added(pod('a', '1'))).pipe(withBookmarks())).toThrow(
+      /withBookmarks\(\) needs a WatchSource/,
+    );
+  });
+});

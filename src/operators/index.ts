@@ -1,0 +1,30 @@
+export { withBookmarks } from './withBookmarks.js';
+export type { WithBookmarksConfig } from './withBookmarks.js';
+export { resumeFromResourceVersion } from './resumeFromResourceVersion.js';
+export type { LifecycleEvent, ResumeConfig } from './resumeFromResourceVersion.js';
+export { isInitialEventsEnd } from './isInitialEventsEnd.js';
+export { ofEventType } from './ofEventType.js';
+export type { EventNotOfType, EventOfType } from './ofEventType.js';
+export { skipBookmarks } from './skipBookmarks.js';
+export { objects } from './objects.js';
+export type { ObjectOfEvent } from './objects.js';
+export { throwOnWatchError } from './throwOnWatchError.js';
+export { mergeWatches } from './mergeWatches.js';
+export type {
+  MergeWatchesConfig,
+  MergedWatchEvent,
+  ObjectsOfSources,
+  TaggedErrorEvent,
+  TaggedObjectEvent,
+} from './mergeWatches.js';
+export { toStore } from './toStore.js';
+export type {
+  MergedStore,
+  ObjectsBySource,
+  SourceOfEvent,
+  Store,
+  StoreOfEvent,
+  ToStoreConfig,
+} from './toStore.js';
+export { shareWatch } from './shareWatch.js';
+export type { ShareWatchConfig } from './shareWatch.js';

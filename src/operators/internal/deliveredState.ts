@@ -1,0 +1,95 @@
+import type { KubernetesObject, WatchObjectEvent } from '../../types.js';
+import { initialEventsEndObject, namespacedKey, resourceVersionOf } from './events.js';
+
+interface Known<T> {
+  resourceVersion: string | undefined;
+  object: T;
+}
+
+function metadataOf(object: unknown): KubernetesObject['metadata'] {
+  return (object as KubernetesObject | undefined)?.metadata;
+}
+
+/** `namespace/name`, or `name` for cluster-scoped objects; undefined when the object has no name. */
+export function keyOf(object: unknown): string | undefined {
+  const metadata = metadataOf(object);
+  return metadata?.name ? namespacedKey(metadata.namespace, metadata.name) : undefined;
+}
+
+/**
+ * The BOOKMARK that closes a list-based sync, shaped like the one the API server sends after a
+ * watch-list's initial events, so downstream code (toStore's `synced`) treats both alike.
+ */
+export function endBookmark<T>(resourceVersion: string, apiVersion: string): WatchObjectEvent<T> {
+  const object = initialEventsEndObject({ apiVersion } as T, resourceVersion);
+  return { type: 'BOOKMARK', object, resourceVersion };
+}
+
+/**
+ * What one subscription has delivered downstream, per key: enough to drop an exact repeat and to
+ * turn a relist into the difference a consumer needs (client-go keeps this in its store; an
+ * operator has no store, so it keeps the last object per key).
+ */
+export class DeliveredState<T> {
+  private readonly known = new Map<string, Known<T>>();
+
+  get size(): number {
+    return this.known.size;
+  }
+
+  /** Records the event and returns it, or undefined when it repeats what was delivered. */
+  apply(event: WatchObjectEvent<T>): WatchObjectEvent<T> | undefined {
+    const key = keyOf(event.object);
+    if (key === undefined || event.type === 'BOOKMARK') return event;
+    if (event.type === 'DELETED') {
+      this.known.delete(key);
+      return event;
+    }
+    const resourceVersion = resourceVersionOf(event);
+    const previous = this.known.get(key);
+    if (previous && resourceVersion !== undefined && previous.resourceVersion === resourceVersion)
+      return undefined;
+    this.known.set(key, { resourceVersion, object: event.object });
+    return event;
+  }
+
+  /** Starts comparing a fresh full state (a list, or a watch-list's initial events) to this one. */
+  resync(): Resync<T> {
+    return new Resync(this.known);
+  }
+}
+
+/** One comparison of a fresh full state against what was delivered. */
+export class Resync<T> {
+  private readonly seen = new Set<string>();
+  /** How many objects the fresh state held. */
+  count = 0;
+
+  constructor(private readonly known: Map<string, Known<T>>) {}
+
+  /** The event that brings the consumer to this object: ADDED, MODIFIED, or none if unchanged. */
+  offer(object: T): WatchObjectEvent<T> | undefined {
+    this.count++;
+    const resourceVersion = metadataOf(object)?.resourceVersion;
+    const key = keyOf(object);
+    if (key === undefined) return { type: 'ADDED', object, resourceVersion };
+    this.seen.add(key);
+    const previous = this.known.get(key);
+    this.known.set(key, { resourceVersion, object });
+    if (!previous) return { type: 'ADDED', object, resourceVersion };
+    if (resourceVersion !== undefined && previous.resourceVersion === resourceVersion)
+      return undefined;
+    return { type: 'MODIFIED', object, resourceVersion };
+  }
+
+  /** DELETED, with the last known object, for every delivered key the fresh state lacks. */
+  finish(): WatchObjectEvent<T>[] {
+    const gone: WatchObjectEvent<T>[] = [];
+    for (const [key, { object, resourceVersion }] of this.known) {
+      if (this.seen.has(key)) continue;
+      this.known.delete(key);
+      gone.push({ type: 'DELETED', object, resourceVersion });
+    }
+    return gone;
+  }
+}

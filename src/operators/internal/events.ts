@@ -1,0 +1,62 @@
+import type { KubernetesObject, WatchEvent, WatchEventType } from '../../types.js';
+
+/** The annotation the API server puts on the BOOKMARK that ends a watch's initial events. */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+type Metadata = KubernetesObject['metadata'];
+
+function metadataOf(object: unknown): Metadata | undefined {
+  return (object as KubernetesObject | null | undefined)?.metadata;
+}
+
+/**
+ * The key client-go's cache uses: `namespace/name`, or `name` for a cluster-scoped object.
+ * `get(namespace, name)` on a store builds the same string, so the two always agree.
+ */
+export function defaultKey(object: unknown): string {
+  const metadata = metadataOf(object);
+  return namespacedKey(metadata?.namespace, metadata?.name ?? '');
+}
+
+export function namespacedKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** The resourceVersion an object event stands for: the event's own, else its object's. */
+export function resourceVersionOf(event: {
+  object: unknown;
+  resourceVersion?: string;
+}): string | undefined {
+  return event.resourceVersion ?? metadataOf(event.object)?.resourceVersion;
+}
+
+export function hasInitialEventsEndAnnotation(object: unknown): boolean {
+  return metadataOf(object)?.annotations?.[INITIAL_EVENTS_END] === 'true';
+}
+
+/**
+ * An initial-events-end BOOKMARK object at `resourceVersion`, shaped like `template` (kind,
+ * apiVersion), as the API server would send it.
+ */
+export function initialEventsEndObject<T>(template: T, resourceVersion: string | undefined): T {
+  const metadata = metadataOf(template);
+  return {
+    ...template,
+    metadata: {
+      ...metadata,
+      resourceVersion,
+      annotations: { ...metadata?.annotations, [INITIAL_EVENTS_END]: 'true' },
+    },
+  } as T;
+}
+
+/** An ADDED, MODIFIED, DELETED or BOOKMARK event, with the `source` mergeWatches may add. */
+export interface AnyObjectEvent {
+  type: WatchEventType;
+  object: unknown;
+  resourceVersion?: string;
+  source?: string;
+}
+
+/** What every operator here accepts: a watch event, maybe tagged by mergeWatches. */
+export type AnyWatchEvent = WatchEvent<any> & { source?: string };

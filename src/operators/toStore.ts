@@ -1,0 +1,167 @@
+import { Observable, type OperatorFunction } from 'rxjs';
+import { defaultKey, type AnyWatchEvent } from './internal/events.js';
+import { MergedStoreSnapshot, StoreSnapshot } from './internal/storeSnapshots.js';
+import type { ObjectOfEvent } from './objects.js';
+
+/**
+ * An immutable snapshot of the objects of one watch. It never changes once emitted: hold on to
+ * it as long as you like. The objects are the ones the events carried, neither copied nor
+ * frozen: treat them as read-only.
+ *
+ * @example
+ * pods$.pipe(toStore()).subscribe((store: Store<V1Pod>) => {
+ *   const web = store.get('default', 'web-1'); // same as store.get('default/web-1')
+ *   console.log(store.size, store.synced, store.resourceVersion, store.values().length);
+ * });
+ */
+export interface Store<T> {
+  /** The object stored under `key` (by default `namespace/name`, or `name` if cluster-scoped). */
+  get(key: string): T | undefined;
+  /**
+   * The object named `name` in `namespace` (`undefined` or `''` for cluster-scoped objects):
+   * `get(namespace + '/' + name)`, so it finds objects under the default key only.
+   */
+  get(namespace: string | undefined, name: string): T | undefined;
+  /**
+   * Every object, sorted by key. The array is built on the first call (O(n)), then shared by
+   * later calls on the same snapshot, so it is frozen.
+   */
+  values(): readonly T[];
+  /** How many objects the store holds. */
+  readonly size: number;
+  /** The resourceVersion of the last event applied (bookmarks included); none before any. */
+  readonly resourceVersion: string | undefined;
+  /** Whether an initial-events-end BOOKMARK has passed: the store then matches the server. */
+  readonly synced: boolean;
+}
+
+/**
+ * An immutable snapshot of a merged stream: one {@link Store} per source key, typed per key
+ * (`M` maps each key to its object type, as in `MergedWatchEvent<M>`).
+ *
+ * @example
+ * type Objects = { pods: V1Pod; deployments: V1Deployment };
+ * merged$.pipe(toStore()).subscribe((s: MergedStore<Objects>) => {
+ *   if (s.synced) render(s.store('deployments').values(), s.store('pods'));
+ * });
+ */
+export interface MergedStore<M> {
+  /** The store of `source`; an empty, unsynced store for a source that has sent nothing. */
+  store<K extends keyof M & string>(source: K): Store<M[K]>;
+  /** The sources known: those declared in `config.sources`, then those seen, in that order. */
+  readonly sources: readonly (keyof M & string)[];
+  /** Whether every known source is synced (and at least one is known). */
+  readonly synced: boolean;
+}
+
+/**
+ * Configuration of {@link toStore}.
+ *
+ * @example
+ * toStore({ key: (pod: V1Pod) => pod.metadata!.uid! }); // a re-created pod is another object
+ * toStore({ sources: ['pods', 'deployments'] }); // synced waits for both
+ */
+export interface ToStoreConfig<T = unknown, K extends string = string> {
+  /** The key of an object (default `namespace/name`, or `name` for cluster-scoped objects). */
+  key?: (object: T) => string;
+  /**
+   * The sources of a merged stream: `synced` then waits for each of them, including one that has
+   * not sent anything yet (default: the sources seen so far). Also makes the store merged from
+   * the start, without waiting for a tagged event.
+   */
+  sources?: readonly K[];
+}
+
+/** The source keys of a merged event union. */
+export type SourceOfEvent<E> = E extends { source: infer K extends string } ? K : never;
+
+/** Maps each source key of a merged event union to its object type. */
+export type ObjectsBySource<E> = {
+  [K in SourceOfEvent<E>]: ObjectOfEvent<Extract<E, { source: K }>>;
+};
+
+/** What {@link toStore} emits for a stream of `E`: a `MergedStore` for tagged events. */
+export type StoreOfEvent<E> = 0 extends 1 & E
+  ? Store<any>
+  : [E] extends [{ source: string }]
+    ? MergedStore<ObjectsBySource<E>>
+    : Store<ObjectOfEvent<E>>;
+
+/**
+ * Folds a watch into immutable snapshots of its objects, one after each change, as client-go's
+ * informer cache does, but as values: a snapshot never changes after it is emitted, and each
+ * update costs O(log n) (a persistent B+tree shares all but one path with the previous
+ * snapshot), never a copy.
+ *
+ * - ADDED and MODIFIED set the object under its key, DELETED removes it (a DELETED of an unknown
+ *   key changes nothing but the resourceVersion).
+ * - BOOKMARK moves `resourceVersion`; the initial-events-end bookmark sets `synced`, which then
+ *   stays true (a relist after `410 Gone` emits its difference without unsyncing).
+ * - ERROR events are ignored: the store is about state. Use `throwOnWatchError()` before it to
+ *   fail on them; resumed pipelines carry none.
+ * - A snapshot is emitted only when something readable changed (objects, resourceVersion or
+ *   `synced`): never two equal snapshots in a row, and nothing before the first event.
+ *
+ * On a merged stream (events tagged by `mergeWatches`) it emits a {@link MergedStore}: one store
+ * per source, `synced` once every source is. The stream is merged if `config.sources` is given,
+ * otherwise if its first event has a `source`; an untagged event on a merged stream errors with
+ * a TypeError (a tag lost on the way is a bug to see, not to guess around). Without
+ * `config.sources` the sources are those seen so far, so `synced` can be true before a source
+ * that is slow to send its first event is known: pass `sources: Object.keys(watches)`.
+ *
+ * ```
+ * source:    -a-b-e-k-m-x-d-|   (e: initial-events-end BOOKMARK; k: BOOKMARK at e's version;
+ *                                m: MODIFIED b; x: ERROR; d: DELETED a)
+ * toStore(): -1-2-3---4---5-|   (1 {a}; 2 {a, b}; 3 {a, b} synced; 4 {a, b'}; 5 {b'})
+ * ```
+ *
+ * @example
+ * fromWatch(kc, pods)
+ *   .pipe(resumeFromResourceVersion(), toStore())
+ *   .subscribe((store) => store.synced && render(store.values()));
+ *
+ * @example
+ * mergeWatches({ pods: pods$, deployments: deployments$ })
+ *   .pipe(toStore({ sources: ['pods', 'deployments'] }))
+ *   .subscribe((s) => s.synced && s.store('pods').get('default', 'web-1')); // V1Pod | undefined
+ */
+export function toStore<E extends AnyWatchEvent>(
+  config: ToStoreConfig<ObjectOfEvent<E>, SourceOfEvent<E>> = {},
+): OperatorFunction<E, StoreOfEvent<E>> {
+  const { key = defaultKey, sources } = config;
+  const keyOf = key as (object: unknown) => string;
+  return (source) =>
+    new Observable<StoreOfEvent<E>>((subscriber) => {
+      let store: StoreSnapshot<unknown> | MergedStoreSnapshot | undefined = sources
+        ? MergedStoreSnapshot.empty(sources)
+        : undefined;
+      return source.subscribe({
+        next: (event) => {
+          try {
+            store ??=
+              typeof event.source === 'string'
+                ? MergedStoreSnapshot.empty([])
+                : StoreSnapshot.EMPTY;
+            const next =
+              store instanceof MergedStoreSnapshot
+                ? MergedStoreSnapshot.next(store, sourceOf(event), event, keyOf)
+                : StoreSnapshot.next(store, event, keyOf);
+            if (next === store) return;
+            store = next;
+          } catch (error) {
+            // A throwing key function fails this stream, not the upstream's producer.
+            subscriber.error(error);
+            return;
+          }
+          subscriber.next(store as unknown as StoreOfEvent<E>);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+    });
+}
+
+function sourceOf(event: AnyWatchEvent): string {
+  if (typeof event.source === 'string') return event.source;
+  throw new TypeError(`toStore: an event without a source on a merged stream (${event.type})`);
+}
