@@ -1,0 +1,89 @@
+import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { createServer, type Server } from 'node:net';
+import { buildCli } from './support/cliBuild.js';
+import { CliProcess, isolatedEnv } from './support/cliProcess.js';
+
+// Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
+jest.setTimeout(40_000);
+
+// `kube-rx dashboard` as `npm start` runs it: the binary, with no kubeconfig at all.
+let main: string;
+const cleanups: Array<() => unknown> = [];
+
+beforeAll(async () => {
+  main = await buildCli();
+}, 60_000);
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** Reads `/events` until the first `snapshot` message, and returns its data. */
+async function firstSnapshot(
+  url: string,
+): Promise<{ rows: Array<{ kind: string; id: string }>; status: { demo: boolean } }> {
+  const controller = new AbortController();
+  const response = await fetch(new URL('events', url), { signal: controller.signal });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before a snapshot: ${text}`);
+      text += decoder.decode(value, { stream: true });
+      const match = /event: snapshot\ndata: (.*)\n\n/.exec(text);
+      if (match) return JSON.parse(match[1]);
+    }
+  } finally {
+    controller.abort();
+  }
+}
+
+describe('kube-rx dashboard', () => {
+  it('serves the page and its event stream on the simulated cluster, prints the URL, and stops on Ctrl-C', async () => {
+    const cli = CliProcess.start(main, ['dashboard', '--port', '0'], isolatedEnv());
+    cleanups.push(() => cli.kill());
+    const url = await cli.waitForStdout(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(cli.stderrLines.join('\n')).toMatch(/using a SIMULATED demo cluster/);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await page.text()).toContain('<title>kube-rx dashboard</title>');
+    // The first snapshot may come before the watches have listed: wait for one with the pods.
+    let snapshot = await firstSnapshot(url);
+    for (
+      let tries = 0;
+      !snapshot.rows.some((r) => r.id === 'shop/frontend') && tries < 50;
+      tries++
+    ) {
+      await new Promise((r) => setTimeout(r, 100));
+      snapshot = await firstSnapshot(url);
+    }
+    expect(snapshot.status.demo).toBe(true);
+    expect(snapshot.rows).toContainEqual(
+      expect.objectContaining({ kind: 'deployment', id: 'shop/frontend' }),
+    );
+    expect(snapshot.rows.filter((r) => r.kind === 'pod').length).toBeGreaterThan(5);
+    expect((await fetch(new URL('nothing-here', url))).status).toBe(404);
+    cli.interrupt();
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('says so when the port is taken', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => taken.close(resolve)));
+    const { port } = taken.address() as { port: number };
+    const result = await CliProcess.run(
+      main,
+      ['dashboard', '--demo', '--port', String(port)],
+      isolatedEnv(),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(`kube-rx: port ${port} on 127\\.0\\.0\\.1 is in use: pick another with --port`),
+    );
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from '@jest/globals';
+import { dashboardRows } from '../../src/cli/dashboard/dashboardRows.js';
+import { DeploymentIndex, selects } from '../../src/cli/dashboard/podOwnership.js';
+import { RowDiffer } from '../../src/cli/dashboard/rowDiffer.js';
+import { LifecycleReporter } from '../../src/cli/lifecycleReporter.js';
+import { deployment, pod, watchError } from '../../src/testing/marbles/builders.js';
+
+const ownedBy = (replicaSet: string, kind = 'ReplicaSet') => ({
+  ownerReferences: [{ apiVersion: 'apps/v1', kind, name: replicaSet, uid: 'u', controller: true }],
+});
+
+describe('which deployment a pod belongs to', () => {
+  const web = deployment('web', '1');
+  const webApi = deployment('web-api', '2');
+  const index = new DeploymentIndex([web, webApi]);
+
+  it('follows the controlling ReplicaSet, named {deployment}-{hash}', () => {
+    expect(index.ownerOf(pod('x', '1', { metadata: ownedBy('web-api-5d8f9c') }))).toBe(
+      'default/web-api',
+    );
+    expect(index.ownerOf(pod('y', '1', { metadata: ownedBy('web-7b6c5d') }))).toBe('default/web');
+  });
+
+  it("falls back to the deployment's selector for a pod without a controller, in its namespace only", () => {
+    expect(index.ownerOf(pod('z', '1', { metadata: { labels: { app: 'web' } } }))).toBe(
+      'default/web',
+    );
+    expect(
+      index.ownerOf(pod('z', '1', { metadata: { namespace: 'other', labels: { app: 'web' } } })),
+    ).toBeUndefined();
+  });
+
+  it('leaves pods of other controllers alone', () => {
+    expect(
+      index.ownerOf(
+        pod('db-0', '1', { metadata: { ...ownedBy('db', 'StatefulSet'), labels: { app: 'web' } } }),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('matches label selectors with expressions, and an empty selector matches nothing', () => {
+    const labels = { app: 'web', tier: 'front' };
+    expect(
+      selects(
+        {
+          matchLabels: { app: 'web' },
+          matchExpressions: [{ key: 'tier', operator: 'In', values: ['front'] }],
+        },
+        labels,
+      ),
+    ).toBe(true);
+    expect(
+      selects(
+        { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['front'] }] },
+        labels,
+      ),
+    ).toBe(false);
+    expect(
+      selects({ matchExpressions: [{ key: 'canary', operator: 'DoesNotExist' }] }, labels),
+    ).toBe(true);
+    expect(selects({ matchExpressions: [{ key: 'app', operator: 'Exists' }] }, labels)).toBe(true);
+    expect(selects({}, labels)).toBe(false);
+  });
+});
+
+describe('dashboard rows and their diffs', () => {
+  const crashing = pod('web-7b6c5d-aaaaa', '3', {
+    metadata: {
+      ...ownedBy('web-7b6c5d'),
+      creationTimestamp: '2024-01-01T00:00:00Z' as unknown as Date,
+    },
+    spec: { nodeName: 'node-1', containers: [{ name: 'c' }] },
+    status: {
+      phase: 'Running',
+      containerStatuses: [
+        {
+          name: 'c',
+          image: 'i',
+          imageID: '',
+          ready: false,
+          restartCount: 3,
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+        },
+      ],
+    },
+  });
+
+  it('describes deployments (ready/desired) and pods (status, health, restarts, node, owner)', () => {
+    const rows = dashboardRows(
+      [deployment('web', '1', { status: { readyReplicas: 1 } })],
+      [crashing, pod('orphan', '4')],
+    );
+    expect(rows[0]).toMatchObject({ kind: 'deployment', id: 'default/web', desired: 1, ready: 1 });
+    expect(rows[1]).toEqual({
+      kind: 'pod',
+      id: 'default/web-7b6c5d-aaaaa',
+      namespace: 'default',
+      name: 'web-7b6c5d-aaaaa',
+      owner: 'default/web',
+      status: 'CrashLoopBackOff',
+      health: 'failing',
+      ready: '0/1',
+      restarts: 3,
+      node: 'node-1',
+      created: '2024-01-01T00:00:00Z',
+    });
+    expect(rows[2]).toMatchObject({ id: 'default/orphan', owner: null });
+  });
+
+  it('sends every row first, then only what changed and what went away', () => {
+    const differ = new RowDiffer();
+    const web = deployment('web', '1');
+    const a = pod('a', '1');
+    const b = pod('b', '2');
+    expect(differ.update(dashboardRows([web], [a, b])).set).toHaveLength(3);
+    const a2 = pod('a', '5', { status: { phase: 'Failed' } });
+    const diff = differ.update(dashboardRows([web], [a2]));
+    expect(diff.set.map((r) => `${r.kind}:${r.id}`)).toEqual(['pod:default/a']);
+    expect(diff.remove).toEqual(['pod:default/b']);
+    expect(differ.update(dashboardRows([web], [a2]))).toEqual({ set: [], remove: [] });
+    expect(differ.rows().map((r) => r.id)).toEqual(['default/web', 'default/a']);
+  });
+});
+
+describe('LifecycleReporter', () => {
+  const failure = watchError(0, 'connect ECONNREFUSED');
+
+  it('is quiet on the initial list and on routine closes', () => {
+    const reporter = new LifecycleReporter('pods');
+    expect(reporter.observe({ type: 'relist-start' })).toBeUndefined();
+    expect(reporter.state).toBe('connecting');
+    expect(reporter.observe({ type: 'relist-end', count: 3 })).toBeUndefined();
+    expect(reporter.observe({ type: 'connecting', resourceVersion: '5' })).toBeUndefined();
+    expect(reporter.observe({ type: 'connected' })).toBeUndefined();
+    expect(reporter.observe({ type: 'disconnected', reason: 'closed' })).toBeUndefined();
+    expect(reporter.state).toBe('live');
+  });
+
+  it('reports trouble, the back-off and the recovery', () => {
+    const reporter = new LifecycleReporter('pods');
+    reporter.observe({ type: 'relist-end', count: 0 });
+    expect(reporter.observe({ type: 'disconnected', reason: 'error', error: failure })).toMatch(
+      /^pods: connection lost: connect ECONNREFUSED/,
+    );
+    expect(reporter.observe({ type: 'backoff', delay: 1250, attempt: 2, error: failure })).toMatch(
+      /^pods: reconnecting in 1\.3s \(attempt 2\)/,
+    );
+    expect(reporter.state).toBe('reconnecting');
+    expect(reporter.observe({ type: 'connected' })).toBe('pods: reconnected, watching again');
+    expect(reporter.state).toBe('live');
+  });
+
+  it('reports an expiry and the relist once each', () => {
+    const reporter = new LifecycleReporter('pods');
+    reporter.observe({ type: 'relist-end', count: 0 });
+    const gone = watchError(410, 'too old', { reason: 'Expired' });
+    expect(
+      reporter.observe({ type: 'disconnected', reason: 'error', error: gone }),
+    ).toBeUndefined();
+    expect(reporter.observe({ type: 'expired' })).toMatch(/410 Gone.*relisting/);
+    expect(reporter.observe({ type: 'relist-start' })).toBeUndefined();
+    expect(reporter.state).toBe('relisting');
+    expect(reporter.observe({ type: 'relist-end', count: 7 })).toBe(
+      'pods: relisted 7 objects, resumed watching',
+    );
+    expect(reporter.state).toBe('live');
+  });
+});

@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { V1Pod } from '@kubernetes/client-node';
+import { ClusterSimulator } from '../../src/cli/demo/clusterSimulator.js';
+import { DemoCluster } from '../../src/cli/demo/demoCluster.js';
+import { summarizePod } from '../../src/cli/format/podStatus.js';
+import { resilientWatch } from '../../src/cli/resilientWatch.js';
+import { toStore, type Store } from '../../src/operators/toStore.js';
+import { deployments, namespaces, nodes, pods, replicasets } from '../../src/sources/resources.js';
+import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+
+/** A small seeded generator, so a failing run can be replayed. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1664525 + 1013904223) % 4294967296;
+    return state / 4294967296;
+  };
+}
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('the demo cluster simulation', () => {
+  it('seeds namespaces, nodes, deployments with ReplicaSets and pods', async () => {
+    const server = await FakeKubeApiServer.start();
+    cleanups.push(() => server.stop());
+    new ClusterSimulator(server, { random: seeded(1) }).seed();
+    expect(server.objects(namespaces).map((n) => n.metadata?.name)).toEqual([
+      'default',
+      'monitoring',
+      'shop',
+    ]);
+    expect(server.objects(nodes)).toHaveLength(3);
+    expect(
+      server.objects(deployments).map((d) => `${d.metadata?.namespace}/${d.metadata?.name}`),
+    ).toEqual([
+      'default/hello',
+      'monitoring/grafana',
+      'monitoring/prometheus',
+      'shop/cart',
+      'shop/checkout',
+      'shop/frontend',
+    ]);
+    expect(server.objects(replicasets)).toHaveLength(6);
+    expect(server.objects(pods)).toHaveLength(11);
+  });
+
+  it('moves pods through their life: start, crash-loop with growing restarts, replacement, scaling', async () => {
+    const server = await FakeKubeApiServer.start();
+    cleanups.push(() => server.stop());
+    let now = Date.parse('2024-06-01T12:00:00Z');
+    const simulator = new ClusterSimulator(server, { random: seeded(42), now: () => now });
+    simulator.seed();
+    const seen = new Set<string>();
+    const restartsOf = () =>
+      new Map(server.objects(pods).map((p) => [p.metadata?.name, summarizePod(p).restarts]));
+    const restartsBefore = restartsOf();
+    // Two simulated minutes in 250 ms steps.
+    for (let step = 0; step < 480; step++) {
+      now += 250;
+      simulator.tick();
+      for (const p of server.objects(pods)) seen.add(summarizePod(p).status);
+    }
+    expect([...seen]).toEqual(
+      expect.arrayContaining([
+        'Pending',
+        'ContainerCreating',
+        'Running',
+        'Error',
+        'CrashLoopBackOff',
+        'Terminating',
+      ]),
+    );
+    const grew = [...restartsOf()].some(
+      ([name, restarts]) => restarts > (restartsBefore.get(name) ?? 0),
+    );
+    expect(grew).toBe(true);
+    // Every deployment's status matches its pods, as a controller keeps it.
+    for (const d of server.objects(deployments)) {
+      const own = server
+        .objects(pods, d.metadata?.namespace)
+        .filter((p) => p.metadata?.labels?.app === d.metadata?.name);
+      const running = own.filter(
+        (p) => !p.metadata?.deletionTimestamp && summarizePod(p).status === 'Running',
+      );
+      expect(d.status?.readyReplicas).toBe(running.length);
+    }
+  });
+
+  it('injects its faults in turn, and a resilient watch ends up equal to the server', async () => {
+    // No timer: the spec steps the simulation itself, so that it can stop it and compare.
+    const demo = await DemoCluster.start({
+      tickMs: 3_600_000,
+      faultEveryMs: 0,
+      timeScale: 0.1,
+      random: seeded(7),
+    });
+    cleanups.push(() => demo.stop());
+    const faults: string[] = [];
+    let latest: Store<V1Pod> | undefined;
+    const subscription = resilientWatch<V1Pod>(demo.kubeConfig(), pods, {})
+      .pipe(toStore())
+      .subscribe((store) => (latest = store as Store<V1Pod>));
+    cleanups.push(() => subscription.unsubscribe());
+    const stepFor = async (ms: number) => {
+      for (const end = Date.now() + ms; Date.now() < end;) {
+        demo.simulator.tick();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await stepFor(500);
+    for (let i = 0; i < 3; i++) {
+      await demo.injectFault((what) => faults.push(what));
+      await stepFor(300);
+    }
+    expect(faults).toEqual([
+      expect.stringContaining('dropping every connection'),
+      expect.stringContaining('expiring the event history'),
+      expect.stringContaining('503 with Retry-After'),
+    ]);
+    // Once the 503s (Retry-After: 2) have passed, the watch catches up with the server.
+    const key = (p: V1Pod) =>
+      `${p.metadata?.namespace}/${p.metadata?.name}@${p.metadata?.resourceVersion}`;
+    const theirs = demo.server.objects(pods).map(key);
+    const deadline = Date.now() + 10_000;
+    while (
+      JSON.stringify((latest?.values() ?? []).map(key)) !== JSON.stringify(theirs) &&
+      Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((latest?.values() ?? []).map(key)).toEqual(theirs);
+  }, 20_000);
+});

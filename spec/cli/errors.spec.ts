@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { pods } from '../../src/sources/resources.js';
+import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import { pod } from '../../src/testing/marbles/builders.js';
+import { buildCli } from './support/cliBuild.js';
+import { CliProcess, isolatedEnv, writeKubeConfig, type CliResult } from './support/cliProcess.js';
+
+// Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
+jest.setTimeout(40_000);
+
+// Every failure a user can run into: one line on stderr that says what and why, exit code 1.
+let main: string;
+let server: FakeKubeApiServer;
+let env: NodeJS.ProcessEnv;
+
+const run = (args: string[], withEnv: NodeJS.ProcessEnv = env): Promise<CliResult> =>
+  CliProcess.run(main, args, withEnv);
+
+function expectFailure(result: CliResult, message: RegExp): void {
+  expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 1, stdout: '' });
+  const lines = result.stderr.split('\n').filter((l) => l !== '');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^kube-rx: /);
+  expect(lines[0]).toMatch(message);
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  main = await buildCli();
+  server = await FakeKubeApiServer.start();
+  server.create(pods, pod('web-1', ''));
+  env = isolatedEnv({ KUBECONFIG: writeKubeConfig(server.kubeConfig()) });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('kube-rx usage', () => {
+  it('prints help and the version, exit 0', async () => {
+    const [help, watchHelp, dashboardHelp, version] = await Promise.all([
+      run(['--help']),
+      run(['watch', '--help']),
+      run(['dashboard', '-h']),
+      run(['--version']),
+    ]);
+    expect(help).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('kube-rx watch <resource>'),
+    });
+    expect(watchHelp).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('--field-selector'),
+    });
+    expect(dashboardHelp).toMatchObject({ code: 0, stdout: expect.stringContaining('--port') });
+    expect(version).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^kube-rx \d+\.\d+\.\d+/),
+    });
+  });
+
+  it('rejects bad flags and arguments', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['watch', 'pods', '--bogus'], /unknown flag --bogus \(see: kube-rx watch --help\)/],
+      [['watch', 'pods', '-n'], /-n, --namespace.*argument missing/],
+      [['watch', 'pods', '-o', 'yaml'], /bad --output "yaml": expected table, json or name/],
+      [['watch', 'pods', '-A', '-n', 'x'], /-n\/--namespace or -A\/--all-namespaces, not both/],
+      [['watch'], /missing resource/],
+      [['dashboard', '--port', 'http'], /bad --port "http"/],
+      [['dashboard', '--verbose'], /unknown flag --verbose \(see: kube-rx dashboard --help\)/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => run(args)));
+    results.forEach((result, i) => expectFailure(result, cases[i][1]));
+  });
+});
+
+describe('kube-rx watch failures', () => {
+  it('an unknown short name: says how to name any resource', async () => {
+    expectFailure(
+      await run(['watch', 'widgets']),
+      /unknown resource "widgets".*group\/version\/plural/,
+    );
+  });
+
+  it('a resource the server does not have (404)', async () => {
+    server.faults.fail(404, {
+      reason: 'NotFound',
+      message: 'the server could not find the requested resource',
+    });
+    expectFailure(
+      await run(['watch', 'example.com/v1/widgets']),
+      /unknown resource "example.com\/v1\/widgets": the server has no such resource \(404 NotFound/,
+    );
+  });
+
+  it('missing permissions (403)', async () => {
+    server.faults.fail(403, {
+      reason: 'Forbidden',
+      message: 'pods is forbidden: User "dev" cannot list resource "pods"',
+    });
+    expectFailure(
+      await run(['watch', 'pods']),
+      /forbidden: you may not list and watch pods: 403 Forbidden: pods is forbidden/,
+    );
+  });
+
+  it('an unreachable cluster', async () => {
+    const port = await closedPort();
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'gone', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+      users: [{ name: 'gone', token: 't' }],
+      contexts: [{ name: 'gone', cluster: 'gone', user: 'gone' }],
+      currentContext: 'gone',
+    });
+    const result = await run(['watch', 'pods', '--kubeconfig', writeKubeConfig(kc)]);
+    expectFailure(
+      result,
+      new RegExp(`cannot reach the cluster at http://127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`),
+    );
+  });
+
+  it('a bad kubeconfig, context or token', async () => {
+    const garbage = join(mkdtempSync(join(tmpdir(), 'kube-rx-bad-')), 'config');
+    writeFileSync(garbage, 'clusters: [unclosed\n');
+    const [missing, unreadable, noContext, wrongToken] = await Promise.all([
+      run(['watch', 'pods', '--kubeconfig', '/nonexistent/config']),
+      run(['watch', 'pods', '--kubeconfig', garbage]),
+      run(['watch', 'pods', '--context', 'nope']),
+      run([
+        'watch',
+        'pods',
+        '--kubeconfig',
+        writeKubeConfig(server.kubeConfig({ token: 'stale' })),
+      ]),
+    ]);
+    expectFailure(missing, /bad kubeconfig: \/nonexistent\/config does not exist/);
+    expectFailure(unreadable, /bad kubeconfig: .*config: /);
+    expectFailure(noContext, /bad kubeconfig: .* has no context named "nope"/);
+    expectFailure(
+      wrongToken,
+      /unauthorized: the cluster at http:\/\/127\.0\.0\.1:\d+ refused the kubeconfig's credentials: 401/,
+    );
+  });
+
+  it('with no kubeconfig at all, watches the simulated demo cluster and says so', async () => {
+    const cli = CliProcess.start(main, ['watch', 'deploy', '-o', 'name'], isolatedEnv());
+    try {
+      await cli.waitForStderr(/using a SIMULATED demo cluster/);
+      await cli.waitForStdout(/^deployment\.apps\/frontend$/);
+      cli.interrupt();
+      expect((await cli.exited).code).toBe(0);
+    } finally {
+      cli.kill();
+    }
+  });
+});
