@@ -23,6 +23,28 @@ function kubeConfigFor(
   return kc;
 }
 
+/** A KubeConfig whose user's credentials come from running `plugin` with node. */
+function execKubeConfig(server: string, plugin: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server, skipTLSVerify: true }],
+    users: [
+      {
+        name: 'u',
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: process.execPath,
+          args: [plugin],
+          interactiveMode: 'Never',
+        },
+      },
+    ],
+    contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
+    currentContext: 'c',
+  });
+  return kc;
+}
+
 describe('connection resolution', () => {
   let a: RawServer;
   let b: RawServer;
@@ -62,23 +84,7 @@ describe('connection resolution', () => {
        fs.writeFileSync(${JSON.stringify(counter)}, String(n));
        process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: 'exec-' + n } }));`,
     );
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'c', server: a.url, skipTLSVerify: true }],
-      users: [
-        {
-          name: 'u',
-          exec: {
-            apiVersion: 'client.authentication.k8s.io/v1',
-            command: process.execPath,
-            args: [plugin],
-            interactiveMode: 'Never',
-          },
-        },
-      ],
-      contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
-      currentContext: 'c',
-    });
+    const kc = execKubeConfig(a.url, plugin);
     a.requests.length = 0;
     await collect(watchResource(kc, pods));
     await collect(watchResource(kc, pods));
@@ -95,23 +101,7 @@ describe('connection resolution', () => {
       plugin,
       `process.stderr.write('refresh failed for token=s3cr3t-value'); process.exit(3);`,
     );
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'c', server: a.url, skipTLSVerify: true }],
-      users: [
-        {
-          name: 'u',
-          exec: {
-            apiVersion: 'client.authentication.k8s.io/v1',
-            command: process.execPath,
-            args: [plugin],
-            interactiveMode: 'Never',
-          },
-        },
-      ],
-      contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
-      currentContext: 'c',
-    });
+    const kc = execKubeConfig(a.url, plugin);
     a.requests.length = 0;
     const [event] = await collect(watchResource(kc, pods));
     expect(event).toMatchObject({
