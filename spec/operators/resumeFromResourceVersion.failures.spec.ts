@@ -300,6 +300,28 @@ describe('resumeFromResourceVersion: giving up', () => {
   );
 
   it(
+    'counts only failures since the last event toward maxRetries, while the backoff keeps growing',
+    marbles((m) => {
+      const source = marbleWatchSource({
+        options: { resourceVersion: '7' },
+        connections: [
+          m.cold('a#', { a: modified(pod('a', '8')) }, watchError(503)),
+          m.cold('b#', { b: modified(pod('a', '9')) }, watchError(503)),
+          m.cold('c#', { c: modified(pod('a', '10')) }, watchError(503)),
+          m.cold('-'),
+        ],
+      });
+      const result = run(m, source, { maxRetries: 1 });
+      expect(result.error).toBeUndefined();
+      expect(backoffs(result.timeline)).toEqual([
+        'backoff 400 #1',
+        'backoff 800 #2',
+        'backoff 1600 #3',
+      ]);
+    }),
+  );
+
+  it(
     'passes an error that is not a WatchError through untouched',
     marbles((m) => {
       const bug = new TypeError('a bug upstream');

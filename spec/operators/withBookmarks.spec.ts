@@ -132,4 +132,22 @@ describe('withBookmarks', () => {
       /withBookmarks\(\) needs a WatchSource/,
     );
   });
+
+  it(
+    'errors a list that has not answered within idleTimeout, and lets a prompt one through',
+    marbles((m) => {
+      const l = listOf([pod('a', '5')], '5');
+      const source = marbleWatchSource({
+        lists: [m.cold('------(l|)', { l }), m.cold('--(l|)', { l })],
+      });
+      const bookmarked = source.pipe(withBookmarks({ idleTimeout: 4, scheduler: m.scheduler }));
+      const idle = new WatchError('list idle: no answer within 4 ms', {
+        errorType: 'SYSTEM_ERROR',
+        statusCode: 0,
+        resourcePath: '/api/v1/pods',
+      });
+      m.expect(bookmarked.list()).toBeObservable('----#', undefined, idle);
+      m.expect(bookmarked.list()).toBeObservable('--(l|)', { l });
+    }),
+  );
 });

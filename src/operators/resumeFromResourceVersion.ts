@@ -124,7 +124,10 @@ class Resumer<T> {
   private readonly freshVersion: string | undefined;
   private cursor: string | undefined;
   private mustSync: boolean;
+  /** Failures since the backoff last reset (after 2 minutes up): sets the backoff delay. */
   private attempt = 0;
+  /** Failures since the last event or successful list: what `maxRetries` bounds. */
+  private consecutiveFailures = 0;
   private lastWasUnauthorized = false;
   private watchListRefused = false;
   private idleSinceSync = false;
@@ -189,6 +192,7 @@ class Resumer<T> {
     this.mustSync = false;
     this.idleSinceSync = true;
     this.lastWasUnauthorized = false;
+    this.consecutiveFailures = 0;
     this.emitLifecycle({ type: 'relist-end', count: resync.count });
   }
 
@@ -218,7 +222,10 @@ class Resumer<T> {
   private onEvent(connection: Connection<T>, event: WatchEvent<T>): void {
     // Every way out of ended() starts another step or tears down, which closes this connection.
     if (event.type === 'ERROR') return this.ended(connection, event.error);
-    if (++connection.events === 1) this.emitLifecycle({ type: 'connected' });
+    if (++connection.events === 1) {
+      this.emitLifecycle({ type: 'connected' });
+      this.consecutiveFailures = 0;
+    }
     this.lastWasUnauthorized = false;
     const { resync } = connection;
     if (resync) {
@@ -256,7 +263,11 @@ class Resumer<T> {
       return this.fail(short, false);
     }
     this.emitLifecycle({ type: 'disconnected', reason: error ? 'error' : 'closed', error });
-    if (!error) return this.steps.later(0, () => this.next());
+    if (!error) {
+      // The server accepted the watch and ended it in due course: the credentials worked.
+      this.lastWasUnauthorized = false;
+      return this.steps.later(0, () => this.next());
+    }
     this.fail(error, connection.resync !== undefined);
   }
 
@@ -285,7 +296,7 @@ class Resumer<T> {
 
   private retry(error: WatchError, delay?: number): void {
     const attempt = ++this.attempt;
-    if (attempt > this.settings.maxRetries) return this.subscriber.error(error);
+    if (++this.consecutiveFailures > this.settings.maxRetries) return this.subscriber.error(error);
     const wait = delay ?? backoffDelay(attempt, this.settings.random, error.retryAfterSeconds);
     this.emitLifecycle({ type: 'backoff', delay: wait, attempt, error });
     this.steps.later(wait, () => this.next());

@@ -9,7 +9,8 @@ import { requireWatchSource } from './internal/requireWatchSource.js';
 export interface WithBookmarksConfig {
   /**
    * How long a connection may stay silent, in ms, before it counts as dead (default 150 000: the
-   * API server sends a bookmark about once a minute, so this allows one to be late).
+   * API server sends a bookmark about once a minute, so this allows one to be late). Also the
+   * longest a list through this source may take.
    */
   idleTimeout?: number;
   /** Where the idle timer runs (default `asyncScheduler`; a TestScheduler in marble tests). */
@@ -20,7 +21,8 @@ export interface WithBookmarksConfig {
  * Asks the server for bookmarks (`allowWatchBookmarks=true` on every connection) and uses every
  * event and bookmark as a heartbeat: a connection silent for `idleTimeout` ms errors with a
  * {@link WatchError} (SYSTEM_ERROR, status 0, "idle"), so `resumeFromResourceVersion` or `retry`
- * reconnects instead of waiting forever on a half-dead socket. BOOKMARK events flow on.
+ * reconnects instead of waiting forever on a half-dead socket. BOOKMARK events flow on. A list
+ * through this source that has not answered within `idleTimeout` fails the same way.
  *
  * The result is still a `WatchSource` (`withOptions` and `list` work, and its `options` carry
  * `allowWatchBookmarks: true`), so it goes before `resumeFromResourceVersion()`.
@@ -42,6 +44,15 @@ export function withBookmarks<T = KubernetesObject>(
   const { idleTimeout = 150_000, scheduler = asyncScheduler } = config;
   return (input) => {
     const source = requireWatchSource(input, 'withBookmarks');
+    const idle = (message: string, namespace: string | undefined) =>
+      throwError(
+        () =>
+          new WatchError(message, {
+            errorType: 'SYSTEM_ERROR',
+            statusCode: 0,
+            resourcePath: describeResourcePath(source.resource, namespace),
+          }),
+      );
     const init = sourceInit(source);
     return createWatchSource<T>({
       ...init,
@@ -52,17 +63,19 @@ export function withBookmarks<T = KubernetesObject>(
             each: idleTimeout,
             scheduler,
             with: () =>
-              throwError(
-                () =>
-                  new WatchError(
-                    `watch idle: no event or bookmark for ${idleTimeout} ms, the connection is presumed dead`,
-                    {
-                      errorType: 'SYSTEM_ERROR',
-                      statusCode: 0,
-                      resourcePath: describeResourcePath(source.resource, options.namespace),
-                    },
-                  ),
+              idle(
+                `watch idle: no event or bookmark for ${idleTimeout} ms, the connection is presumed dead`,
+                options.namespace,
               ),
+          }),
+        ),
+      // A list that never answers would hang a resumed stream as surely as a silent watch.
+      list: (options) =>
+        init.list(options).pipe(
+          timeout({
+            first: idleTimeout,
+            scheduler,
+            with: () => idle(`list idle: no answer within ${idleTimeout} ms`, options.namespace),
           }),
         ),
     });
