@@ -12,12 +12,19 @@ export type WatchErrorType =
 
 /** What a {@link WatchError} is made from. */
 export interface WatchErrorInit {
+  /** See {@link WatchError.errorType}. */
   errorType: WatchErrorType;
+  /** See {@link WatchError.statusCode}. */
   statusCode: number;
+  /** See {@link WatchError.resourcePath}. */
   resourcePath: string;
+  /** See {@link WatchError.reason}. */
   reason?: string;
+  /** See {@link WatchError.retryAfterSeconds}. */
   retryAfterSeconds?: number;
+  /** See {@link WatchError.status}. */
   status?: object;
+  /** The underlying error (becomes the Error's `cause`). */
   cause?: unknown;
 }
 
@@ -33,12 +40,19 @@ export interface WatchErrorInit {
  * });
  */
 export class WatchError extends Error {
+  /** Always `'WatchError'`. */
   override readonly name = 'WatchError';
+  /** The kind of failure, from the status code (see {@link errorTypeForStatus}) or the stream. */
   readonly errorType: WatchErrorType;
+  /** HTTP status or the Status object's `code`; 0 for a network failure. */
   readonly statusCode: number;
+  /** The request path without its query, e.g. `/api/v1/namespaces/default/pods`. */
   readonly resourcePath: string;
+  /** The Status object's `reason`, e.g. `'Expired'` or `'Gone'`. */
   readonly reason?: string;
+  /** How long the server asked to wait before retrying (`Retry-After` or the Status details). */
   readonly retryAfterSeconds?: number;
+  /** The Kubernetes Status object, when the server sent one. */
   readonly status?: object;
 
   constructor(message: string, init: WatchErrorInit) {

@@ -16,8 +16,11 @@ export type { KubernetesObject } from '@kubernetes/client-node';
  */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
 export interface ResourceRef<T = KubernetesObject> {
+  /** API group, e.g. `'apps'`; `''` for the core group (served under `/api`). */
   group: string;
+  /** Version within the group, e.g. `'v1'` or `'v1beta2'`. */
   apiVersion: string;
+  /** Lower-case plural name of the resource, as in its URL, e.g. `'pods'`. */
   plural: string;
 }
 
@@ -35,13 +38,17 @@ export interface ResourceRef<T = KubernetesObject> {
  * };
  */
 export interface ClusterConnection {
+  /** A name for messages and logs (e.g. the context name); never a credential. */
   name?: string;
+  /** Where to connect and with which credentials; called afresh before every request. */
   resolve(): Promise<ResolvedConnection>;
 }
 
 /** What a {@link ClusterConnection} resolves to: the server URL and node-fetch request options. */
 export interface ResolvedConnection {
+  /** Base URL of the API server, `https://host:port` (or `http://`), without a trailing path. */
   server: string;
+  /** node-fetch request options every request starts from: `headers` (credentials) and `agent` (TLS). */
   init: RequestInit;
 }
 
@@ -62,7 +69,9 @@ export type Cluster = KubeConfig | ClusterConnection;
  * watchResource(kc, pods, { logger: { warn: (m) => console.warn(m) } });
  */
 export interface Logger {
+  /** Something was skipped or went wrong but the stream goes on (e.g. an unreadable line). */
   warn(message: string): void;
+  /** Detail for troubleshooting, when the logger wants it. */
   debug?(message: string): void;
 }
 
@@ -73,15 +82,25 @@ export interface Logger {
  * fromWatch(kc, pods, { namespace: 'default', labelSelector: 'app=web', allowWatchBookmarks: true });
  */
 export interface WatchOptions {
+  /** Watch one namespace (`/namespaces/{ns}/` in the path); unset: all namespaces. */
   namespace?: string;
+  /** Label selector, e.g. `'app=web,tier!=cache'`. */
   labelSelector?: string;
+  /** Field selector, e.g. `'status.phase=Running'`. */
   fieldSelector?: string;
+  /** Watch changes after this version; unset: synthetic ADDED events for the current state first. */
   resourceVersion?: string;
+  /** How `resourceVersion` is interpreted (with `sendInitialEvents`: `'NotOlderThan'`). */
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  /** The server ends the watch after this many seconds. */
   timeoutSeconds?: number;
+  /** Ask the server for BOOKMARK events (progress without changes). */
   allowWatchBookmarks?: boolean;
+  /** Watch-list: the current state as ADDED events, then the initial-events-end BOOKMARK. */
   sendInitialEvents?: boolean;
+  /** Aborting it ends the watch and releases its connection. */
   signal?: AbortSignal;
+  /** Where skipped lines and other oddities are reported (default: silent). */
   logger?: Logger;
   /** Yield a PARSE_ERROR and end on the first line that is not a watch event (default: skip it). */
   strict?: boolean;
@@ -94,14 +113,19 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
 /** A watch event that carries an object. */
 export interface WatchObjectEvent<T = KubernetesObject> {
+  /** What happened to the object (BOOKMARK: only `metadata.resourceVersion` is meaningful). */
   type: WatchEventType;
+  /** The object as of this event (for DELETED: its last state). */
   object: T;
+  /** `object.metadata.resourceVersion`, where to resume after this event. */
   resourceVersion?: string;
 }
 
 /** A failure, as data. */
 export interface WatchErrorEvent {
+  /** Always `'ERROR'`. */
   type: 'ERROR';
+  /** What failed, with its type, status code and resource path. */
   error: WatchError;
 }
 
@@ -123,19 +147,28 @@ export type WatchEvent<T = KubernetesObject> = WatchObjectEvent<T> | WatchErrorE
  * fromList(kc, pods).subscribe(({ items, resourceVersion }) => console.log(items.length, resourceVersion));
  */
 export interface ListResult<T = KubernetesObject> {
+  /** Every object, across all pages. */
   items: T[];
+  /** The collection's resourceVersion: a watch from it misses nothing that the list did not show. */
   resourceVersion: string;
 }
 
 /** Options of a list request. */
 export interface ListOptions {
+  /** List one namespace; unset: all namespaces. */
   namespace?: string;
+  /** Label selector, e.g. `'app=web'`. */
   labelSelector?: string;
+  /** Field selector, e.g. `'status.phase=Running'`. */
   fieldSelector?: string;
+  /** List at (or not older than) this version; unset: the most recent state. */
   resourceVersion?: string;
+  /** How `resourceVersion` is interpreted. */
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
   /** Page size (default 500). */
   limit?: number;
+  /** Aborting it ends the list and releases its connection. */
   signal?: AbortSignal;
+  /** Where oddities (such as a restarted list) are reported (default: silent). */
   logger?: Logger;
 }

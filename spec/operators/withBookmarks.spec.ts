@@ -140,7 +140,7 @@ describe('withBookmarks', () => {
       const source = marbleWatchSource({
         lists: [m.cold('------(l|)', { l }), m.cold('--(l|)', { l })],
       });
-      const bookmarked = source.pipe(withBookmarks({ idleTimeout: 4, scheduler: m.scheduler }));
+      const bookmarked = withBookmarks({ idleTimeout: 4, scheduler: m.scheduler })(source);
       const idle = new WatchError('list idle: no answer within 4 ms', {
         errorType: 'SYSTEM_ERROR',
         statusCode: 0,

@@ -1,7 +1,17 @@
 export { withBookmarks } from './withBookmarks.js';
 export type { WithBookmarksConfig } from './withBookmarks.js';
 export { resumeFromResourceVersion } from './resumeFromResourceVersion.js';
-export type { LifecycleEvent, ResumeConfig } from './resumeFromResourceVersion.js';
+export type {
+  BackoffEvent,
+  ConnectedEvent,
+  ConnectingEvent,
+  DisconnectedEvent,
+  ExpiredEvent,
+  LifecycleEvent,
+  RelistEndEvent,
+  RelistStartEvent,
+  ResumeConfig,
+} from './resumeFromResourceVersion.js';
 export { isInitialEventsEnd } from './isInitialEventsEnd.js';
 export { ofEventType } from './ofEventType.js';
 export type { EventNotOfType, EventOfType } from './ofEventType.js';
@@ -28,3 +38,4 @@ export type {
 } from './toStore.js';
 export { shareWatch } from './shareWatch.js';
 export type { ShareWatchConfig } from './shareWatch.js';
+export type { AnyWatchEvent } from './internal/events.js';

@@ -19,11 +19,13 @@ export interface MergeWatchesConfig {
 
 /** An ADDED, MODIFIED, DELETED or BOOKMARK event of the source named `K`. */
 export interface TaggedObjectEvent<T, K extends string = string> extends WatchObjectEvent<T> {
+  /** The key of the source it came from. */
   source: K;
 }
 
 /** An ERROR event of the source named `K`: one it carried, or its failure when isolated. */
 export interface TaggedErrorEvent<K extends string = string> extends WatchErrorEvent {
+  /** The key of the source it came from. */
   source: K;
 }
 

@@ -20,8 +20,11 @@ import type {
  * source.list().subscribe(({ items }) => console.log(items.length));
  */
 export interface WatchSource<T = KubernetesObject> extends Observable<WatchEvent<T>> {
+  /** The cluster every connection goes to. */
   readonly cluster: Cluster;
+  /** The resource it watches. */
   readonly resource: ResourceRef<T>;
+  /** The options of each connection (only the keys that are set). */
   readonly options: Readonly<WatchOptions>;
   /** A new cold source whose options are these options with `patch` applied (`undefined` unsets). */
   withOptions(patch: Partial<WatchOptions>): WatchSource<T>;
@@ -31,8 +34,11 @@ export interface WatchSource<T = KubernetesObject> extends Observable<WatchEvent
 
 /** What {@link createWatchSource} builds a {@link WatchSource} from. */
 export interface WatchSourceInit<T> {
+  /** The cluster the source reports as {@link WatchSource.cluster}. */
   cluster: Cluster;
+  /** The resource the source reports as {@link WatchSource.resource}. */
   resource: ResourceRef<T>;
+  /** The options a subscription connects with (the source's {@link WatchSource.options}). */
   options: WatchOptions;
   /** Opens one connection with these options. */
   connect(options: WatchOptions): Observable<WatchEvent<T>>;

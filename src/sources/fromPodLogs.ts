@@ -11,15 +11,23 @@ import { DEFAULT_MAX_LINE_BYTES } from './watchLineDecoder.js';
 
 /** Which log lines {@link fromPodLogs} reads. */
 export interface PodLogsOptions {
+  /** Namespace of the pod. */
   namespace: string;
+  /** Name of the pod. */
   name: string;
+  /** Container to read (required by the server when the pod has more than one). */
   container?: string;
   /** Keep streaming new lines until the server ends the stream. */
   follow?: boolean;
+  /** Start with only the last this many lines. */
   tailLines?: number;
+  /** Only lines newer than this many seconds. */
   sinceSeconds?: number;
+  /** Prefix every line with its RFC 3339 timestamp. */
   timestamps?: boolean;
+  /** The log of the previous (terminated) instance of the container. */
   previous?: boolean;
+  /** Aborting it ends the stream and releases its connection. */
   signal?: AbortSignal;
   /** The longest line accepted, in bytes (default 16 MiB). */
   maxLineBytes?: number;

@@ -27,8 +27,11 @@ function displayPath(segments: string[]): string {
 
 /** Where a resource (and optionally one object and a subresource of it) lives on the API server. */
 export interface ResourceLocation {
+  /** Inserts `/namespaces/{namespace}` before the plural. */
   namespace?: string;
+  /** One object: `/{name}` after the plural. */
   name?: string;
+  /** A subresource of that object, e.g. `'log'` or `'status'`. */
   subresource?: string;
 }
 

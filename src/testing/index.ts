@@ -1,7 +1,13 @@
 // kube-rx/testing: what users import to test their pipelines.
 export * from './marbles/builders.js';
 export { marbleWatchSource } from './marbles/marbleWatchSource.js';
-export type { MarbleWatchSource, MarbleWatchSourceConfig } from './marbles/marbleWatchSource.js';
+export type {
+  MarbleConnection,
+  MarbleListAnswer,
+  MarbleWatchSource,
+  MarbleWatchSourceConfig,
+} from './marbles/marbleWatchSource.js';
+export type { ObjectPatch } from './marbles/builders.js';
 export { FakeKubeApiServer } from './fakeKubeApiServer/FakeKubeApiServer.js';
 export { FakeKubeApiError } from './fakeKubeApiServer/objectStore.js';
 export type {

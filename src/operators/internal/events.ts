@@ -58,5 +58,13 @@ export interface AnyObjectEvent {
   source?: string;
 }
 
-/** What every operator here accepts: a watch event, maybe tagged by mergeWatches. */
-export type AnyWatchEvent = WatchEvent<any> & { source?: string };
+/**
+ * What the state operators accept: a watch event, maybe tagged with its source by mergeWatches.
+ *
+ * @example
+ * const events$: Observable<AnyWatchEvent> = mergeWatches({ pods: pods$, deployments: deployments$ });
+ */
+export type AnyWatchEvent = WatchEvent<any> & {
+  /** The key of the source it came from, on a merged stream. */
+  source?: string;
+};

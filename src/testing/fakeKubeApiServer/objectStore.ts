@@ -38,13 +38,17 @@ export type StoreListener = (event: StoredEvent) => void;
  * }
  */
 export class FakeKubeApiError extends Error {
+  /** Always `'FakeKubeApiError'`. */
   override readonly name = 'FakeKubeApiError';
-  constructor(
-    message: string,
-    readonly code: number,
-    readonly reason: string,
-  ) {
+  /** The HTTP status the API server would answer with (409, 404, 422). */
+  readonly code: number;
+  /** The Status reason (`AlreadyExists`, `NotFound`, `Invalid`). */
+  readonly reason: string;
+
+  constructor(message: string, code: number, reason: string) {
     super(message);
+    this.code = code;
+    this.reason = reason;
   }
 }
 

@@ -37,6 +37,7 @@ export interface FakeKubeApiServerOptions {
  * expect(r.query.resourceVersion).toBe('5');
  */
 export interface RecordedRequest {
+  /** The HTTP method. */
   method: string;
   /** The path, without the query. */
   path: string;
@@ -67,6 +68,7 @@ export interface RecordedRequest {
  * expect(server.connectionLog.filter((e) => e.event === 'close')).toHaveLength(1);
  */
 export interface ConnectionLogEntry {
+  /** Whether the socket opened or closed. */
   event: 'open' | 'close';
   /** `Date.now()` of the event. */
   at: number;
@@ -100,7 +102,9 @@ export interface KubeConfigOptions {
  * https.get(url, { ca: server.caPem, cert, key });
  */
 export interface CertificateAndKey {
+  /** The certificate, PEM. */
   cert: string;
+  /** Its private key, PEM. */
   key: string;
 }
 

@@ -10,9 +10,10 @@ import type {
 /** The annotation the API server puts on the bookmark that ends the initial events. */
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
-type Patch<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[K]> : T[K] };
+/** A shallow patch of an object, its nested objects (such as `metadata`) merged one level deep. */
+export type ObjectPatch<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[K]> : T[K] };
 
-function merge<T extends KubernetesObject>(base: T, patch: Patch<T> = {}): T {
+function merge<T extends KubernetesObject>(base: T, patch: ObjectPatch<T> = {}): T {
   return { ...base, ...patch, metadata: { ...base.metadata, ...patch.metadata } } as T;
 }
 
@@ -23,7 +24,7 @@ function merge<T extends KubernetesObject>(base: T, patch: Patch<T> = {}): T {
  * pod('web-1', '5'); // metadata: { name: 'web-1', namespace: 'default', resourceVersion: '5', uid: ... }
  * pod('web-1', '6', { metadata: { namespace: 'prod', labels: { app: 'web' } } });
  */
-export function pod(name: string, resourceVersion: string, patch?: Patch<V1Pod>): V1Pod {
+export function pod(name: string, resourceVersion: string, patch?: ObjectPatch<V1Pod>): V1Pod {
   return merge<V1Pod>(
     {
       apiVersion: 'v1',
@@ -45,7 +46,7 @@ export function pod(name: string, resourceVersion: string, patch?: Patch<V1Pod>)
 export function deployment(
   name: string,
   resourceVersion: string,
-  patch?: Patch<V1Deployment>,
+  patch?: ObjectPatch<V1Deployment>,
 ): V1Deployment {
   return merge<V1Deployment>(
     {

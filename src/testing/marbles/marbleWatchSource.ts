@@ -11,22 +11,25 @@ import type {
   WatchOptions,
 } from '../../types.js';
 
-type Connection<T> =
+/** What one connection of a {@link marbleWatchSource} sees: a cold observable, or a function of its options. */
+export type MarbleConnection<T> =
   Observable<WatchEvent<T>> | ((options: WatchOptions, index: number) => Observable<WatchEvent<T>>);
-type ListAnswer<T> =
+/** What one list of a {@link marbleWatchSource} answers: a cold observable, or a function of its options. */
+export type MarbleListAnswer<T> =
   Observable<ListResult<T>> | ((options: ListOptions, index: number) => Observable<ListResult<T>>);
 
 /** Configuration of {@link marbleWatchSource}. */
 export interface MarbleWatchSourceConfig<T> {
   /** What successive connections see, in order; the n-th subscription gets the n-th. */
-  connections?: Connection<T>[];
+  connections?: MarbleConnection<T>[];
   /** What successive lists answer, in order. */
-  lists?: ListAnswer<T>[];
+  lists?: MarbleListAnswer<T>[];
   /** Options of the source (as `fromWatch(..., options)` would have them). */
   options?: WatchOptions;
+  /** The resource the source names (default pods). */
   resource?: ResourceRef<T>;
   /** What a connection past the last given one sees (default `NEVER`: an idle watch). */
-  afterLast?: Connection<T>;
+  afterLast?: MarbleConnection<T>;
 }
 
 /** A {@link WatchSource} driven by marbles, with a record of what was asked of it. */
