@@ -132,16 +132,24 @@ async function listPages<T>(
         cause,
       });
     }
-    if (typeof page !== 'object' || page === null || !Array.isArray(page.items ?? [])) {
+    // Every list the API server sends has items and, on its first page, a resourceVersion; an
+    // answer without them (a broken proxy's `{}`) must not read as "everything was deleted".
+    const version = page?.metadata?.resourceVersion;
+    if (
+      typeof page !== 'object' ||
+      page === null ||
+      !Array.isArray(page.items) ||
+      (!token && (typeof version !== 'string' || version === ''))
+    ) {
       throw new WatchError(`the list answer is not a list (${path})`, {
         errorType: 'PARSE_ERROR',
         statusCode: 0,
         resourcePath: path,
       });
     }
-    for (const item of page.items ?? []) items.push(item);
+    for (const item of page.items) items.push(item);
     // Every page of one list is served at the first page's resourceVersion.
-    if (!token) resourceVersion = String(page.metadata?.resourceVersion ?? '');
+    if (!token) resourceVersion = version;
     token =
       typeof page.metadata?.continue === 'string' && page.metadata.continue !== ''
         ? page.metadata.continue

@@ -37,7 +37,8 @@ export function statusToWatchError(
   }: { fallbackCode?: number; fallbackMessage?: string; retryAfterHeader?: string | null } = {},
 ): WatchError {
   const s: KubeStatus = isStatus(status) ? status : {};
-  const code = typeof s.code === 'number' && s.code >= 100 && s.code <= 599 ? s.code : fallbackCode;
+  const code =
+    Number.isInteger(s.code) && s.code! >= 100 && s.code! <= 599 ? s.code! : fallbackCode;
   const reason = typeof s.reason === 'string' && s.reason !== '' ? s.reason : undefined;
   const detail =
     typeof s.message === 'string' && s.message !== ''

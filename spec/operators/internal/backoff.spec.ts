@@ -17,6 +17,12 @@ describe('backoffDelay', () => {
     expect(backoffDelay(1, () => 0.1, 2)).toBe(2000);
     expect(backoffDelay(6, () => 0.5, 2)).toBe(12_800);
   });
+
+  it('honours Retry-After up to 10 minutes, and ignores one that is not a number of seconds', () => {
+    expect(backoffDelay(1, () => 0, 86_400 * 365)).toBe(600_000);
+    expect(backoffDelay(1, () => 0, Number.NaN)).toBe(0);
+    expect(backoffDelay(1, () => 0, -5)).toBe(0);
+  });
 });
 
 describe('randomTimeoutSeconds', () => {

@@ -6,11 +6,16 @@ export const MAX_DELAY = 30_000;
 export const RESET_AFTER = 120_000;
 /** A watch that ends sooner than this without an event is a failure, not a server close. */
 export const SHORT_WATCH = 1_000;
+/**
+ * The longest Retry-After honoured: a server (or a proxy) can ask for anything, and a delay past
+ * what a timer holds (2^31-1 ms) would fire at once, a tight retry loop.
+ */
+export const MAX_RETRY_AFTER = 600_000;
 
 /**
  * The delay before retry number `attempt` (1-based): full jitter, a uniform draw in
  * [0, min(30 s, 800 ms * 2^(attempt-1))), so clients that failed together do not return together;
- * never shorter than the server's Retry-After.
+ * never shorter than the server's Retry-After (up to 10 minutes).
  *
  * @example
  * backoffDelay(3, () => 0.5); // 1600
@@ -18,7 +23,9 @@ export const SHORT_WATCH = 1_000;
  */
 export function backoffDelay(attempt: number, random: () => number, retryAfterSeconds = 0): number {
   const cap = Math.min(MAX_DELAY, INITIAL_DELAY * 2 ** (attempt - 1));
-  return Math.max(Math.floor(random() * cap), retryAfterSeconds * 1000);
+  const asked =
+    Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? retryAfterSeconds * 1000 : 0;
+  return Math.max(Math.floor(random() * cap), Math.min(asked, MAX_RETRY_AFTER));
 }
 
 /**
