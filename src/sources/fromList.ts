@@ -6,7 +6,12 @@ import { openRequest, readBounded } from './httpRequest.js';
 import { resourcePath } from './resourcePath.js';
 import { networkError } from './statusError.js';
 
-/** The page size when `limit` is not given. */
+/**
+ * The page size when `limit` is not given.
+ *
+ * @example
+ * fromList(kc, pods, { limit: DEFAULT_LIST_LIMIT * 2 });
+ */
 export const DEFAULT_LIST_LIMIT = 500;
 /** The largest list page read: a server cannot make a list take unbounded memory per page. */
 const MAX_PAGE_BYTES = 512 * 1024 * 1024;

@@ -7,7 +7,12 @@ import type {
   WatchObjectEvent,
 } from '../../types.js';
 
-/** The annotation the API server puts on the bookmark that ends the initial events. */
+/**
+ * The annotation the API server puts on the bookmark that ends the initial events.
+ *
+ * @example
+ * event.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true';
+ */
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 /** A shallow patch of an object, its nested objects (such as `metadata`) merged one level deep. */
