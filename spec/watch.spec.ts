@@ -390,7 +390,7 @@ describe('watchResource requests', () => {
     const events = await collect(watchResource(raw.kubeConfig(), pods, { logger }));
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED']);
     expect(logger.warn).toHaveBeenCalledTimes(2);
-    expect(logger.warn.mock.calls[0][0]).toMatch(/not JSON/);
+    expect(logger.warn.mock.calls[0][0]).toMatch(/not a JSON object/);
     const strict = await collect(watchResource(raw.kubeConfig(), pods, { strict: true, logger }));
     expect(strict).toHaveLength(1);
     expect(errorOf(strict[0])).toMatchObject({ errorType: 'PARSE_ERROR' });

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { WatchError } from '../WatchError.js';
 import type { Cluster } from '../types.js';
 import { agentFor, plainHeaders, resolveConnection } from './connection.js';
+import { rememberCredentials } from './credentials.js';
 import { networkError, redactSecrets, statusToWatchError } from './statusError.js';
 
 /** The most of an error body read to find its Status: error pages can be large, or endless. */
@@ -52,6 +53,8 @@ export async function openRequest(
     return { ok: false, error };
   }
   if (signal.aborted) return aborted(resourcePath);
+  const headers = { ...plainHeaders(init.headers), accept };
+  rememberCredentials(server, headers);
 
   const search = query.toString();
   const url = server.replace(/\/+$/, '') + resourcePath + (search ? `?${search}` : '');
@@ -61,7 +64,7 @@ export async function openRequest(
     response = await fetch(url, {
       ...init,
       method: 'GET',
-      headers: { ...plainHeaders(init.headers), accept },
+      headers,
       agent: tracked.agent,
       redirect: 'manual',
       compress,

@@ -1,4 +1,7 @@
 import { WatchError, errorTypeForStatus } from '../WatchError.js';
+import { redactDeep, redactSecrets, redactedCause } from './credentials.js';
+
+export { redactSecrets } from './credentials.js';
 
 /** A Kubernetes `Status` object, as far as kube-rx reads it. */
 export interface KubeStatus {
@@ -7,16 +10,6 @@ export interface KubeStatus {
   reason?: string;
   message?: string;
   details?: { retryAfterSeconds?: number };
-}
-
-/** Replaces anything that looks like a credential, so messages and logs can never carry one. */
-export function redactSecrets(message: string): string {
-  return message
-    .replace(/(bearer|basic)\s+[^\s"',;]+/gi, '$1 <redacted>')
-    .replace(
-      /("?(?:token|password|access_token|id-token|refresh-token)"?\s*[:=]\s*)"?[^\s"',;}]+"?/gi,
-      '$1<redacted>',
-    );
 }
 
 function isStatus(value: unknown): value is KubeStatus {
@@ -53,7 +46,7 @@ export function statusToWatchError(
       resourcePath,
       ...(reason !== undefined && { reason }),
       ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
-      ...(isStatus(status) && { status }),
+      ...(isStatus(status) && { status: redactDeep(status) }),
     },
   );
 }
@@ -62,9 +55,12 @@ function retryAfter(fromStatus: unknown, header: string | null | undefined): num
   if (typeof fromStatus === 'number' && Number.isFinite(fromStatus) && fromStatus >= 0)
     return fromStatus;
   if (!header) return undefined;
-  const seconds = Number(header.trim());
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const date = Date.parse(header);
+  const trimmed = header.trim();
+  if (/^[-+]?\d+(\.\d+)?$/.test(trimmed)) {
+    const seconds = Number(trimmed);
+    return seconds >= 0 ? seconds : undefined;
+  }
+  const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
@@ -79,6 +75,6 @@ export function networkError(
     errorType: 'SYSTEM_ERROR',
     statusCode: 0,
     resourcePath,
-    cause,
+    cause: redactedCause(cause),
   });
 }

@@ -69,6 +69,10 @@ export class WatchLineDecoder<T> {
 
   /** Decodes one line; false when the stream must end. */
   private line(text: string): boolean {
+    // A watch event is a JSON object: anything else is rejected without the cost of a throw.
+    const first = text.charCodeAt(0);
+    if (first !== 123 /* { */ && text.trimStart()[0] !== '{')
+      return this.invalid('not a JSON object', text);
     let data: any;
     try {
       data = JSON.parse(text);

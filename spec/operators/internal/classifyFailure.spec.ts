@@ -15,7 +15,8 @@ describe('classifyFailure', () => {
     [429, 'transient'],
     [0, 'transient'],
     [500, 'transient'],
-    [302, 'transient'],
+    [302, 'refused'],
+    [307, 'refused'],
   ])('%i is %s', (code, kind) => {
     expect(classifyFailure(watchError(code))).toBe(kind);
   });

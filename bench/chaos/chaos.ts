@@ -1,0 +1,378 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { tap } from 'rxjs';
+import { fromWatch } from '../../src/sources/fromWatch.js';
+import { mergeWatches } from '../../src/operators/mergeWatches.js';
+import {
+  resumeFromResourceVersion,
+  type LifecycleEvent,
+} from '../../src/operators/resumeFromResourceVersion.js';
+import { toStore, type MergedStore } from '../../src/operators/toStore.js';
+import { withBookmarks } from '../../src/operators/withBookmarks.js';
+import type { KubernetesObject, Logger } from '../../src/types.js';
+import { FakeKubeApiServer } from '../../src/testing/index.js';
+import { FAULT_KINDS, FaultInjection, type FaultKind } from './faults.js';
+import { Prng } from './prng.js';
+import { compareStore, type StoreDifference } from './compare.js';
+import { DeliveryChecker } from './delivery.js';
+import { clientSocketsTo, waitUntil } from './sockets.js';
+import {
+  RotatingCredentials,
+  Workload,
+  deploymentKind,
+  podKind,
+  type MutationCounts,
+} from './workload.js';
+
+/** Settings of one chaos run. Only `seed` and `durationMs` are required. */
+export interface ChaosOptions {
+  seed: number;
+  /** How long mutations and faults go on, in ms. */
+  durationMs: number;
+  /** Mean time between two faults (each wait is uniform in [0.5, 1.5] times this; default 1500). */
+  faultEveryMs?: number;
+  /** Time between two mutation steps (default 20; one step in 20 is a burst of 10-40). */
+  mutationEveryMs?: number;
+  /** Namespaces the objects live in (default 4). */
+  namespaces?: number;
+  /** withBookmarks idle timeout (default 1500 ms); stalls last 1.5-2.5 times as long. */
+  idleTimeoutMs?: number;
+  /** The server's bookmark period (default 300 ms). */
+  bookmarkIntervalMs?: number;
+  /** timeoutSeconds of every watch connection, so connections also end normally (default 4). */
+  watchTimeoutSeconds?: number;
+  /** Events the server keeps per resource (default 200): a watch in backoff can fall behind it. */
+  historySize?: number;
+  /**
+   * Scales the backoff jitter draw (default 1: the real 800 ms..30 s full-jitter backoff). A short
+   * run uses 0.1 so that it sees many reconnect cycles; Retry-After is honoured either way.
+   */
+  backoffScale?: number;
+  /** How long to wait for the store to match the server once faults stop (default 30 s x scale + 20 s). */
+  quiesceTimeoutMs?: number;
+  /** How long the store must keep matching, with both watches connected (default 1000 ms). */
+  settleMs?: number;
+  /** How the resumed watches start (and resync after 410): `'list'` (default) or `'watch-list'`. */
+  initialState?: 'list' | 'watch-list';
+  /** Progress lines. */
+  log?: (line: string) => void;
+  /** Sees every lifecycle event of the resumed watches (e.g. to scan them for secrets). */
+  onLifecycle?: (source: string, event: LifecycleEvent) => void;
+  /** Passed to both watches as their logger. */
+  logger?: Logger;
+}
+
+/** What a chaos run measured; `failures` is empty when it passed. */
+export interface ChaosReport {
+  seed: number;
+  phaseMs: number;
+  quiesceMs: number;
+  mutations: MutationCounts;
+  faults: Record<FaultKind, number>;
+  faultsTotal: number;
+  connections: number;
+  reconnects: number;
+  relists: number;
+  expired: number;
+  backoffs: number;
+  /** The errors the watches backed off after, by type and status (e.g. `SYSTEM_ERROR 0`). */
+  backoffErrors: Record<string, number>;
+  disconnects: { closed: number; tooShort: number; error: number };
+  eventsDelivered: number;
+  duplicates: number;
+  /** An object event older than (or, for ADDED/MODIFIED, as old as) the last one of its key. */
+  regressions: number;
+  lost: number;
+  difference: Record<'pods' | 'deployments', StoreDifference>;
+  serverObjects: Record<'pods' | 'deployments', number>;
+  storeObjects: Record<'pods' | 'deployments', number>;
+  converged: boolean;
+  pipelineError?: string;
+  openSockets: { server: number; clientHandles: number };
+  rssBytes: number;
+  peakRssBytes: number;
+  /** Up to 10 examples of duplicates and regressions, for a failing run. */
+  samples: string[];
+  failures: string[];
+}
+
+type SourceKey = 'pods' | 'deployments';
+const SOURCES: readonly SourceKey[] = ['pods', 'deployments'];
+
+/**
+ * One chaos run: a FakeKubeApiServer with pods and deployments in several namespaces, random
+ * mutations, a fault every few seconds of every kind the server can inject, and a resumed
+ * `mergeWatches` + `toStore` pipeline watching it all. When mutations and faults stop it waits
+ * for the store to match the server (both watches connected), then unsubscribes and checks that
+ * nothing was lost or duplicated and that no socket is left open.
+ */
+export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
+  const {
+    seed,
+    durationMs,
+    faultEveryMs = 1500,
+    mutationEveryMs = 20,
+    namespaces: namespaceCount = 4,
+    idleTimeoutMs = 1500,
+    bookmarkIntervalMs = 300,
+    watchTimeoutSeconds = 4,
+    historySize = 200,
+    backoffScale = 1,
+    settleMs = 1000,
+    log = () => {},
+  } = options;
+  const quiesceTimeoutMs = options.quiesceTimeoutMs ?? 30_000 * backoffScale + 20_000;
+  const root = new Prng(seed);
+  const mutationRandom = root.fork(1);
+  const faultRandom = root.fork(2);
+  const jitterRandom = root.fork(3);
+
+  const server = await FakeKubeApiServer.start({ historySize, bookmarkIntervalMs });
+  try {
+    const credentials = new RotatingCredentials(server);
+    const namespaces = Array.from({ length: namespaceCount }, (_, i) => `chaos-${i}`);
+    const kinds = { pods: podKind(12), deployments: deploymentKind(5) };
+    const workload = new Workload(
+      server,
+      [kinds.pods, kinds.deployments],
+      namespaces,
+      mutationRandom,
+    );
+    const faults = new FaultInjection(server, credentials, faultRandom, { idleTimeoutMs });
+    // A starting population, so the first list has something to say.
+    for (let i = 0; i < 30; i++) workload.mutate();
+
+    const lifecycle = { connecting: 0, relists: 0, expired: 0, backoffs: 0 };
+    const disconnects = { closed: 0, tooShort: 0, error: 0 };
+    const backoffErrors: Record<string, number> = {};
+    const up: Record<SourceKey, boolean> = { pods: false, deployments: false };
+    const onLifecycle = (source: SourceKey) => (event: LifecycleEvent) => {
+      options.onLifecycle?.(source, event);
+      switch (event.type) {
+        case 'connecting':
+          lifecycle.connecting++;
+          up[source] = false;
+          break;
+        case 'connected':
+          up[source] = true;
+          break;
+        case 'disconnected':
+          up[source] = false;
+          if (event.reason === 'closed') disconnects.closed++;
+          else if (event.reason === 'too-short') disconnects.tooShort++;
+          else disconnects.error++;
+          break;
+        case 'backoff': {
+          lifecycle.backoffs++;
+          const why = `${event.error.errorType} ${event.error.statusCode}`;
+          backoffErrors[why] = (backoffErrors[why] ?? 0) + 1;
+          break;
+        }
+        case 'relist-start':
+          lifecycle.relists++;
+          break;
+        case 'expired':
+          lifecycle.expired++;
+          break;
+      }
+    };
+    const resumed = (source: SourceKey) =>
+      fromWatch(credentials, kinds[source].resource, {
+        timeoutSeconds: watchTimeoutSeconds,
+        ...(options.logger && { logger: options.logger }),
+      }).pipe(
+        withBookmarks({ idleTimeout: idleTimeoutMs }),
+        resumeFromResourceVersion({
+          initialState: options.initialState ?? 'list',
+          onLifecycle: onLifecycle(source),
+          random: () => jitterRandom.next() * backoffScale,
+        }),
+      );
+
+    const checker = new DeliveryChecker();
+    let latest: MergedStore<Record<SourceKey, KubernetesObject>> | undefined;
+    let pipelineError: unknown;
+    const subscription = mergeWatches({
+      pods: resumed('pods'),
+      deployments: resumed('deployments'),
+    })
+      .pipe(
+        tap((event) => checker.record(event)),
+        toStore({ sources: SOURCES }),
+      )
+      .subscribe({
+        next: (store) => (latest = store as MergedStore<Record<SourceKey, KubernetesObject>>),
+        error: (error: unknown) => (pipelineError = error),
+        complete: () => (pipelineError ??= new Error('the pipeline completed')),
+      });
+
+    let peakRss = process.memoryUsage().rss;
+    const started = Date.now();
+    const phaseEnd = started + durationMs;
+    let nextFault = started + faultEveryMs * (0.5 + faultRandom.next());
+    let nextProgress = started + 10_000;
+    const maxSteps = Math.ceil(durationMs / mutationEveryMs) + 10;
+    for (let step = 0; step < maxSteps && Date.now() < phaseEnd && !pipelineError; step++) {
+      const burst = mutationRandom.next() < 0.05 ? mutationRandom.between(10, 40) : 1;
+      for (let i = 0; i < burst; i++) workload.mutate();
+      if (Date.now() >= nextFault) {
+        const kind = await faults.fireNext();
+        log(`fault ${kind} at ${((Date.now() - started) / 1000).toFixed(1)}s`);
+        nextFault = Date.now() + faultEveryMs * (0.5 + faultRandom.next());
+      }
+      if (Date.now() >= nextProgress) {
+        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+        log(
+          `${Math.round((Date.now() - started) / 1000)}s: ${workload.counts.total} mutations, ` +
+            `${faults.total} faults, ${lifecycle.connecting} connections, ${lifecycle.relists} relists`,
+        );
+        nextProgress += 10_000;
+      }
+      await sleep(mutationEveryMs);
+    }
+    const phaseMs = Date.now() - started;
+
+    // Quiescence: no more mutations or faults; wait for the store to match, both watches up.
+    faults.reset();
+    const quiesceStarted = Date.now();
+    const matches = () =>
+      latest !== undefined &&
+      SOURCES.every(
+        (s) => compareStore(latest!.store(s), server.objects(kinds[s].resource), false).total === 0,
+      );
+    let converged = false;
+    let stableSince: number | undefined;
+    const quiesceEnd = quiesceStarted + quiesceTimeoutMs;
+    for (let i = 0; i < 100_000 && Date.now() < quiesceEnd && !pipelineError; i++) {
+      if (matches() && up.pods && up.deployments) {
+        stableSince ??= Date.now();
+        if (Date.now() - stableSince >= settleMs) {
+          converged = true;
+          break;
+        }
+      } else stableSince = undefined;
+      await sleep(50);
+    }
+    const quiesceMs = Date.now() - quiesceStarted;
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+
+    const difference = {} as ChaosReport['difference'];
+    const serverObjects = {} as ChaosReport['serverObjects'];
+    const storeObjects = {} as ChaosReport['storeObjects'];
+    for (const s of SOURCES) {
+      const objects = server.objects(kinds[s].resource);
+      difference[s] = latest
+        ? compareStore(latest.store(s), objects, true)
+        : compareStore(undefined, objects, true);
+      serverObjects[s] = objects.length;
+      storeObjects[s] = latest?.store(s).size ?? 0;
+    }
+
+    subscription.unsubscribe();
+    await waitUntil(() => server.openConnections === 0, 3000);
+    await waitUntil(() => clientSocketsTo(server.port) === 0, 3000);
+    const openSockets = {
+      server: server.openConnections,
+      clientHandles: clientSocketsTo(server.port),
+    };
+    const lost = SOURCES.reduce((n, s) => n + difference[s].total, 0);
+    const report: ChaosReport = {
+      seed,
+      phaseMs,
+      quiesceMs,
+      mutations: { ...workload.counts },
+      faults: { ...faults.fired },
+      faultsTotal: faults.total,
+      connections: lifecycle.connecting,
+      reconnects: Math.max(0, lifecycle.connecting - SOURCES.length),
+      relists: Math.max(0, lifecycle.relists - SOURCES.length),
+      expired: lifecycle.expired,
+      backoffs: lifecycle.backoffs,
+      backoffErrors,
+      disconnects,
+      eventsDelivered: checker.events,
+      duplicates: checker.duplicates,
+      regressions: checker.regressions,
+      lost,
+      difference,
+      serverObjects,
+      storeObjects,
+      converged,
+      ...(pipelineError !== undefined && { pipelineError: describe(pipelineError) }),
+      openSockets,
+      rssBytes: process.memoryUsage().rss,
+      peakRssBytes: peakRss,
+      samples: checker.samples,
+      failures: [],
+    };
+    report.failures = judge(report);
+    return report;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Why a report fails: an empty list when the run passed. */
+export function judge(report: ChaosReport): string[] {
+  const failures: string[] = [];
+  if (report.pipelineError) failures.push(`the pipeline failed: ${report.pipelineError}`);
+  if (!report.converged) failures.push('the store never matched the server with both watches up');
+  if (report.lost > 0) failures.push(`${report.lost} lost changes`);
+  if (report.duplicates > 0) failures.push(`${report.duplicates} duplicates`);
+  if (report.regressions > 0) failures.push(`${report.regressions} events went back in time`);
+  if (report.openSockets.server > 0 || report.openSockets.clientHandles > 0) {
+    failures.push(
+      `sockets left open: ${report.openSockets.server} on the server, ` +
+        `${report.openSockets.clientHandles} client handles`,
+    );
+  }
+  return failures;
+}
+
+/** The faults that did not fire at all in a run. */
+export function missingFaultKinds(report: ChaosReport): FaultKind[] {
+  return FAULT_KINDS.filter((kind) => report.faults[kind] === 0);
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** The report as lines for a terminal. */
+export function formatReport(report: ChaosReport): string[] {
+  const d = report.difference;
+  const diff = (s: SourceKey) =>
+    `missing ${d[s].missing}, extra ${d[s].extra}, stale ${d[s].stale}, differing ${d[s].differing}`;
+  return [
+    `seed           ${report.seed}`,
+    `phase          ${(report.phaseMs / 1000).toFixed(1)} s of mutations and faults, ` +
+      `quiescence ${(report.quiesceMs / 1000).toFixed(1)} s`,
+    `mutations      ${report.mutations.total} (created ${report.mutations.created}, ` +
+      `updated ${report.mutations.updated}, deleted ${report.mutations.deleted})`,
+    `faults         ${report.faultsTotal}: ` +
+      FAULT_KINDS.map((k) => `${k} ${report.faults[k]}`).join(', '),
+    `connections    ${report.connections} (reconnects ${report.reconnects}), ` +
+      `relists ${report.relists}, 410 expired ${report.expired}, backoffs ${report.backoffs}`,
+    `backed off on  ${
+      Object.entries(report.backoffErrors)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([why, n]) => `${why} x${n}`)
+        .join(', ') || 'nothing'
+    }`,
+    `disconnects    closed ${report.disconnects.closed}, too-short ${report.disconnects.tooShort}, ` +
+      `error ${report.disconnects.error}`,
+    `events         ${report.eventsDelivered} object events delivered`,
+    `duplicates     ${report.duplicates}`,
+    `regressions    ${report.regressions}`,
+    `lost changes   ${report.lost} (pods: ${diff('pods')}; deployments: ${diff('deployments')})`,
+    `store          pods ${report.storeObjects.pods} / server ${report.serverObjects.pods}, ` +
+      `deployments ${report.storeObjects.deployments} / server ${report.serverObjects.deployments}`,
+    `open sockets   server ${report.openSockets.server}, client handles ${report.openSockets.clientHandles}`,
+    `rss            ${mb(report.rssBytes)} (peak ${mb(report.peakRssBytes)})`,
+    ...report.samples.map((s) => `sample         ${s}`),
+    report.failures.length === 0
+      ? 'result         PASS'
+      : `result         FAIL: ${report.failures.join('; ')}`,
+  ];
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,365 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { tap, type Subscription } from 'rxjs';
+import { fromWatch } from '../../src/sources/fromWatch.js';
+import { mergeWatches } from '../../src/operators/mergeWatches.js';
+import {
+  resumeFromResourceVersion,
+  type LifecycleEvent,
+} from '../../src/operators/resumeFromResourceVersion.js';
+import { toStore, type MergedStore } from '../../src/operators/toStore.js';
+import { withBookmarks } from '../../src/operators/withBookmarks.js';
+import type { KubernetesObject } from '../../src/types.js';
+import { FakeKubeApiServer } from '../../src/testing/index.js';
+import { compareStore } from '../chaos/compare.js';
+import { DeliveryChecker } from '../chaos/delivery.js';
+import { FaultInjection, type FaultKind } from '../chaos/faults.js';
+import { Prng } from '../chaos/prng.js';
+import { activeHandles, clientSocketsTo, waitUntil } from '../chaos/sockets.js';
+import {
+  RotatingCredentials,
+  Workload,
+  deploymentKind,
+  genericKind,
+  podKind,
+  type WorkloadKind,
+} from '../chaos/workload.js';
+
+/** Settings of a soak. */
+export interface SoakOptions {
+  seed: number;
+  minutes: number;
+  /** Namespaces; each has one watch per resource (5 resources: 10 namespaces = 50 watches). */
+  namespaces?: number;
+  /** Mean time between faults (default 15 s). */
+  faultEveryMs?: number;
+  /** Time between mutations (default 25 ms: 40 a second). */
+  mutationEveryMs?: number;
+  idleTimeoutMs?: number;
+  bookmarkIntervalMs?: number;
+  /** Mean timeoutSeconds of the connections (default 60: the server ends watches, they resume). */
+  watchTimeoutSeconds?: number;
+  /** The length of a reporting period (default 60 000; shorter only to try the tool out). */
+  minuteMs?: number;
+  /** Memory is sampled this often, after a full GC when `--expose-gc` is on (default 5 s). */
+  sampleEveryMs?: number;
+  log?: (line: string) => void;
+}
+
+/** One reporting period: averages of its memory samples, the most handles seen, what happened. */
+export interface MinuteFigures {
+  minute: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  externalBytes: number;
+  arrayBuffersBytes: number;
+  handles: number;
+  handleKinds: Record<string, number>;
+  serverSockets: number;
+  watchesUp: number;
+  events: number;
+  connections: number;
+  relists: number;
+  faults: number;
+  mutations: number;
+}
+
+export interface SoakReport {
+  seed: number;
+  watches: number;
+  minutes: MinuteFigures[];
+  faults: Record<FaultKind, number>;
+  mutations: number;
+  duplicates: number;
+  regressions: number;
+  lost: number;
+  converged: boolean;
+  pipelineErrors: string[];
+  openSockets: { server: number; clientHandles: number };
+  /** Growth of the last period's averages over the second's, as fractions (0.05 = +5 %). */
+  growth: { rss: number; heapUsed: number } | undefined;
+  failures: string[];
+}
+
+const RESOURCES: Record<string, WorkloadKind> = {
+  pods: podKind(8),
+  deployments: deploymentKind(4),
+  configmaps: genericKind('', 'v1', 'configmaps', 'ConfigMap', 6),
+  services: genericKind('', 'v1', 'services', 'Service', 4),
+  replicasets: genericKind('apps', 'v1', 'replicasets', 'ReplicaSet', 6),
+};
+const SOURCE_KEYS = Object.keys(RESOURCES);
+
+/**
+ * Holds `namespaces` x 5 resumed watches (one mergeWatches + toStore per namespace) on a
+ * FakeKubeApiServer through steady churn and a fault every few seconds, and samples memory and
+ * handles. Memory is flat when the last period's averages are within 10 % of the second's.
+ */
+export async function runSoak(options: SoakOptions): Promise<SoakReport> {
+  const {
+    seed,
+    minutes,
+    namespaces: namespaceCount = 10,
+    faultEveryMs = 15_000,
+    mutationEveryMs = 25,
+    idleTimeoutMs = 5000,
+    bookmarkIntervalMs = 1000,
+    watchTimeoutSeconds = 60,
+    minuteMs = 60_000,
+    sampleEveryMs = 5000,
+    log = () => {},
+  } = options;
+  const root = new Prng(seed);
+  const mutationRandom = root.fork(1);
+  const faultRandom = root.fork(2);
+  const jitterRandom = root.fork(3);
+  const gc = (globalThis as { gc?: () => void }).gc;
+
+  const server = await FakeKubeApiServer.start({ bookmarkIntervalMs, historySize: 1000 });
+  const subscriptions: Subscription[] = [];
+  try {
+    const credentials = new RotatingCredentials(server, 'soak-token');
+    const namespaces = Array.from({ length: namespaceCount }, (_, i) => `soak-${i}`);
+    const workload = new Workload(server, Object.values(RESOURCES), namespaces, mutationRandom);
+    const faults = new FaultInjection(server, credentials, faultRandom, { idleTimeoutMs });
+    for (let i = 0; i < 200; i++) workload.mutate();
+
+    const checker = new DeliveryChecker(false);
+    const up = new Map<string, boolean>();
+    let connections = 0;
+    let relists = 0;
+    const pipelineErrors: string[] = [];
+    const latest = new Map<string, MergedStore<Record<string, KubernetesObject>>>();
+    const onLifecycle = (id: string) => (event: LifecycleEvent) => {
+      if (event.type === 'connecting') connections++;
+      if (event.type === 'relist-start') relists++;
+      if (event.type === 'connected') up.set(id, true);
+      else if (event.type === 'connecting' || event.type === 'disconnected') up.set(id, false);
+    };
+    for (const namespace of namespaces) {
+      const sources = Object.fromEntries(
+        SOURCE_KEYS.map((key) => [
+          key,
+          fromWatch(credentials, RESOURCES[key].resource, {
+            namespace,
+            // Spread over [0.5, 1.5] x the setting, so the watches do not all end together.
+            timeoutSeconds: Math.round(watchTimeoutSeconds * (0.5 + jitterRandom.next())),
+          }).pipe(
+            withBookmarks({ idleTimeout: idleTimeoutMs }),
+            resumeFromResourceVersion({
+              onLifecycle: onLifecycle(`${namespace}/${key}`),
+              random: () => jitterRandom.next(),
+            }),
+          ),
+        ]),
+      );
+      subscriptions.push(
+        mergeWatches(sources)
+          .pipe(
+            tap((event) => checker.record(event)),
+            toStore({ sources: SOURCE_KEYS }),
+          )
+          .subscribe({
+            next: (store) =>
+              latest.set(namespace, store as MergedStore<Record<string, KubernetesObject>>),
+            error: (error: unknown) => pipelineErrors.push(`${namespace}: ${String(error)}`),
+            complete: () => pipelineErrors.push(`${namespace}: completed`),
+          }),
+      );
+    }
+    const watches = namespaces.length * SOURCE_KEYS.length;
+    log(`${watches} watches on ${server.url}`);
+
+    const figures: MinuteFigures[] = [];
+    const started = Date.now();
+    const end = started + minutes * minuteMs;
+    let nextFault = started + faultEveryMs * (0.5 + faultRandom.next());
+    let nextSample = started + sampleEveryMs;
+    let periodEnd = started + minuteMs;
+    let samples: NodeJS.MemoryUsage[] = [];
+    let maxHandles = 0;
+    let handleKinds: Record<string, number> = {};
+    const before = { events: 0, connections: 0, relists: 0, faults: 0, mutations: 0 };
+    const closePeriod = () => {
+      const avg = (pick: (m: NodeJS.MemoryUsage) => number) =>
+        samples.reduce((sum, m) => sum + pick(m), 0) / samples.length;
+      const figure: MinuteFigures = {
+        minute: figures.length + 1,
+        rssBytes: avg((m) => m.rss),
+        heapUsedBytes: avg((m) => m.heapUsed),
+        externalBytes: avg((m) => m.external),
+        arrayBuffersBytes: avg((m) => m.arrayBuffers),
+        handles: maxHandles,
+        handleKinds,
+        serverSockets: server.openConnections,
+        watchesUp: [...up.values()].filter(Boolean).length,
+        events: checker.events - before.events,
+        connections: connections - before.connections,
+        relists: relists - before.relists,
+        faults: faults.total - before.faults,
+        mutations: workload.counts.total - before.mutations,
+      };
+      figures.push(figure);
+      log(formatMinute(figure));
+      Object.assign(before, {
+        events: checker.events,
+        connections,
+        relists,
+        faults: faults.total,
+        mutations: workload.counts.total,
+      });
+      samples = [];
+      maxHandles = 0;
+    };
+    const maxSteps = Math.ceil((minutes * minuteMs) / mutationEveryMs) + 10;
+    for (let step = 0; step < maxSteps && Date.now() < end; step++) {
+      workload.mutate();
+      if (Date.now() >= nextFault) {
+        const kind = await faults.fireNext();
+        log(`  fault ${kind}`);
+        nextFault = Date.now() + faultEveryMs * (0.5 + faultRandom.next());
+      }
+      if (Date.now() >= nextSample) {
+        // The fake server's own request and connection logs grow with every request: they are
+        // test instrumentation, not the watches' memory.
+        server.requests.length = 0;
+        server.connectionLog.length = 0;
+        gc?.();
+        samples.push(process.memoryUsage());
+        const kinds = activeHandles();
+        const total = Object.values(kinds).reduce((a, b) => a + b, 0);
+        if (total >= maxHandles) {
+          maxHandles = total;
+          handleKinds = kinds;
+        }
+        nextSample += sampleEveryMs;
+      }
+      if (Date.now() >= periodEnd && samples.length > 0) {
+        closePeriod();
+        periodEnd += minuteMs;
+      }
+      await sleep(mutationEveryMs);
+    }
+    if (samples.length > 0) closePeriod();
+
+    // Quiescence: every store must match the server, every watch connected.
+    faults.reset();
+    const matches = () =>
+      namespaces.every((namespace) => {
+        const store = latest.get(namespace);
+        return SOURCE_KEYS.every(
+          (key) =>
+            compareStore(
+              store?.store(key),
+              server.objects(RESOURCES[key].resource, namespace),
+              false,
+            ).total === 0,
+        );
+      });
+    let converged = false;
+    let stableSince: number | undefined;
+    const quiesceEnd = Date.now() + 90_000;
+    for (let i = 0; i < 100_000 && Date.now() < quiesceEnd && pipelineErrors.length === 0; i++) {
+      if (matches() && [...up.values()].filter(Boolean).length === watches) {
+        stableSince ??= Date.now();
+        if (Date.now() - stableSince >= 2000) {
+          converged = true;
+          break;
+        }
+      } else stableSince = undefined;
+      await sleep(100);
+    }
+    let lost = 0;
+    for (const namespace of namespaces) {
+      for (const key of SOURCE_KEYS) {
+        lost += compareStore(
+          latest.get(namespace)?.store(key),
+          server.objects(RESOURCES[key].resource, namespace),
+          true,
+        ).total;
+      }
+    }
+    for (const s of subscriptions.splice(0)) s.unsubscribe();
+    await waitUntil(() => server.openConnections === 0, 5000);
+    await waitUntil(() => clientSocketsTo(server.port) === 0, 5000);
+
+    const second = figures[1];
+    const last = figures[figures.length - 1];
+    const growth =
+      figures.length >= 3
+        ? {
+            rss: last.rssBytes / second.rssBytes - 1,
+            heapUsed: last.heapUsedBytes / second.heapUsedBytes - 1,
+          }
+        : undefined;
+    const report: SoakReport = {
+      seed,
+      watches,
+      minutes: figures,
+      faults: { ...faults.fired },
+      mutations: workload.counts.total,
+      duplicates: checker.duplicates,
+      regressions: checker.regressions,
+      lost,
+      converged,
+      pipelineErrors,
+      openSockets: { server: server.openConnections, clientHandles: clientSocketsTo(server.port) },
+      growth,
+      failures: [],
+    };
+    report.failures = judgeSoak(report);
+    return report;
+  } finally {
+    for (const s of subscriptions) s.unsubscribe();
+    await server.stop();
+  }
+}
+
+export function judgeSoak(report: SoakReport): string[] {
+  const failures: string[] = [];
+  if (!report.growth) failures.push('fewer than 3 periods: memory flatness cannot be judged');
+  else {
+    if (report.growth.rss > 0.1) failures.push(`RSS grew ${pct(report.growth.rss)}`);
+    if (report.growth.heapUsed > 0.1) failures.push(`heap grew ${pct(report.growth.heapUsed)}`);
+  }
+  if (report.pipelineErrors.length > 0)
+    failures.push(`pipelines failed: ${report.pipelineErrors.join('; ')}`);
+  if (!report.converged) failures.push('the stores never matched the server with every watch up');
+  if (report.lost > 0) failures.push(`${report.lost} lost changes`);
+  if (report.duplicates > 0) failures.push(`${report.duplicates} duplicates`);
+  if (report.regressions > 0) failures.push(`${report.regressions} regressions`);
+  if (report.openSockets.server > 0 || report.openSockets.clientHandles > 0)
+    failures.push(`sockets left open: ${JSON.stringify(report.openSockets)}`);
+  return failures;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const pct = (fraction: number) => `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %`;
+
+export function formatMinute(f: MinuteFigures): string {
+  const kinds = Object.entries(f.handleKinds)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  return (
+    `minute ${String(f.minute).padStart(2)}: rss ${mb(f.rssBytes)}, heap ${mb(f.heapUsedBytes)}, ` +
+    `external ${mb(f.externalBytes)}, arrayBuffers ${mb(f.arrayBuffersBytes)}, ` +
+    `handles ${f.handles} (${kinds}), server sockets ${f.serverSockets}, up ${f.watchesUp}, ` +
+    `events ${f.events}, connections ${f.connections}, relists ${f.relists}, ` +
+    `faults ${f.faults}, mutations ${f.mutations}`
+  );
+}
+
+export function formatSoak(report: SoakReport): string[] {
+  return [
+    `seed ${report.seed}, ${report.watches} watches, ${report.mutations} mutations`,
+    `faults ${Object.entries(report.faults)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+    report.growth
+      ? `memory: last period vs second: rss ${pct(report.growth.rss)}, heap ${pct(report.growth.heapUsed)}`
+      : 'memory: not enough periods to compare',
+    `duplicates ${report.duplicates}, regressions ${report.regressions}, lost ${report.lost}, ` +
+      `converged ${report.converged}`,
+    `open sockets: server ${report.openSockets.server}, client handles ${report.openSockets.clientHandles}`,
+    report.failures.length === 0 ? 'result PASS' : `result FAIL: ${report.failures.join('; ')}`,
+  ];
+}

@@ -1,0 +1,258 @@
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from '@jest/globals';
+import { KubeConfig } from '@kubernetes/client-node';
+import { fromWatch } from '../../src/sources/fromWatch.js';
+import type { Cluster, WatchEvent, WatchOptions } from '../../src/types.js';
+import { watchResource } from '../../src/watch.js';
+
+export const pods = { group: '', apiVersion: 'v1', plural: 'pods' };
+export const MB = 1024 * 1024;
+
+/** `ADDED`, `ERROR:SYSTEM_ERROR:502`...: what a run yielded, comparable at a glance. */
+export const types = (events: WatchEvent[]): string[] =>
+  events.map((e) => (e.type === 'ERROR' ? `ERROR:${e.error.errorType}` : e.type));
+
+/**
+ * Records unhandled rejections and uncaught exceptions. Under jest the sandbox's `process` does
+ * not receive them (jest fails the running test on them itself); run outside jest, this sees them.
+ */
+export function recordProcessFailures(): { failures: string[] } {
+  const record = { failures: [] as string[] };
+  process.on('unhandledRejection', (reason) =>
+    record.failures.push(`rejection: ${String(reason)}`),
+  );
+  process.on('uncaughtException', (error) => record.failures.push(`exception: ${String(error)}`));
+  return record;
+}
+
+/** What one hostile case did to the two ways of watching, and to the process meanwhile. */
+export interface HostileRun {
+  generator: WatchEvent[];
+  observable: WatchEvent[];
+  /** A path that had not ended after `timeoutMs` (and was aborted). */
+  timedOut: string[];
+  /** The worst lateness of a 10 ms timer while the stream was hostile. */
+  maxLagMs: number;
+  /** Peak growth over the starting point, in bytes. */
+  arrayBuffersGrowth: number;
+  rssGrowth: number;
+  warnings: string[];
+}
+
+export interface HostileOptions extends WatchOptions {
+  /** Give up (and abort) after this long (default 10 s). */
+  timeoutMs?: number;
+  /** Which of the two ways to run (default both, one after the other). */
+  paths?: Array<'generator' | 'observable'>;
+  /** Called once a path has started, e.g. to abort or unsubscribe from outside. */
+  during?: (stop: () => void) => void;
+}
+
+/** Samples event-loop lateness and memory every 10 ms until stopped. */
+function probe() {
+  const start = process.memoryUsage();
+  let maxLagMs = 0;
+  let arrayBuffers = start.arrayBuffers;
+  let rss = start.rss;
+  let expected = Date.now() + 10;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    maxLagMs = Math.max(maxLagMs, now - expected);
+    expected = now + 10;
+    const m = process.memoryUsage();
+    arrayBuffers = Math.max(arrayBuffers, m.arrayBuffers);
+    rss = Math.max(rss, m.rss);
+  }, 10);
+  return () => {
+    clearInterval(timer);
+    const m = process.memoryUsage();
+    return {
+      maxLagMs,
+      arrayBuffersGrowth: Math.max(arrayBuffers, m.arrayBuffers) - start.arrayBuffers,
+      rssGrowth: Math.max(rss, m.rss) - start.rss,
+    };
+  };
+}
+
+/** Runs a watch through `watchResource` and through `fromWatch`, watching the process meanwhile. */
+export async function runHostile(
+  cluster: Cluster,
+  options: HostileOptions = {},
+): Promise<HostileRun> {
+  const { timeoutMs = 10_000, paths = ['generator', 'observable'], during, ...watch } = options;
+  const warnings: string[] = [];
+  const watchOptions: WatchOptions = {
+    ...watch,
+    logger: watch.logger ?? { warn: (message) => warnings.push(message) },
+  };
+  const timedOut: string[] = [];
+  const stopProbe = probe();
+  const run: Pick<HostileRun, 'generator' | 'observable'> = { generator: [], observable: [] };
+  if (paths.includes('generator')) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      timedOut.push('generator');
+      controller.abort();
+    }, timeoutMs);
+    during?.(() => controller.abort());
+    for await (const event of watchResource(cluster, pods, {
+      ...watchOptions,
+      signal: controller.signal,
+    })) {
+      run.generator.push(event);
+    }
+    clearTimeout(timer);
+  }
+  if (paths.includes('observable')) {
+    await new Promise<void>((resolve, reject) => {
+      const subscription = fromWatch(cluster, pods, watchOptions).subscribe({
+        next: (event) => run.observable.push(event),
+        error: reject,
+        complete: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+      const stop = () => {
+        subscription.unsubscribe();
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        timedOut.push('observable');
+        stop();
+      }, timeoutMs);
+      during?.(stop);
+    });
+  }
+  return { ...run, ...stopProbe(), timedOut, warnings };
+}
+
+/** Bounds every hostile case must respect. */
+export interface CleanBounds {
+  arrayBuffers?: number;
+  rss?: number;
+  lagMs?: number;
+}
+
+/**
+ * Both paths yielded exactly `expected` (see {@link types}), neither hung, memory stayed within
+ * bounds and a 10 ms timer was never late by more than `lagMs`.
+ */
+export function expectClean(
+  run: HostileRun,
+  expected: string[],
+  { arrayBuffers = 32 * MB, rss = 160 * MB, lagMs = 750 }: CleanBounds = {},
+): void {
+  expect(run.timedOut).toEqual([]);
+  expect(types(run.generator)).toEqual(expected);
+  expect(types(run.observable)).toEqual(expected);
+  expect(run.arrayBuffersGrowth).toBeLessThan(arrayBuffers);
+  expect(run.rssGrowth).toBeLessThan(rss);
+  expect(run.maxLagMs).toBeLessThan(lagMs);
+}
+
+/** The error of the last event of a run (which must be an ERROR). */
+export function lastError(events: WatchEvent[]) {
+  const last = events[events.length - 1];
+  if (last?.type !== 'ERROR') throw new Error(`expected an ERROR last, got ${types(events)}`);
+  return last.error;
+}
+
+/** A KubeConfig for a plain-HTTP test server with a bearer token. */
+export function kubeConfigFor(url: string, token = 'hostile-token'): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'h', server: url, skipTLSVerify: true }],
+    users: [{ name: 'h', token }],
+    contexts: [{ name: 'h', cluster: 'h', user: 'h' }],
+    currentContext: 'h',
+  });
+  return kc;
+}
+
+/**
+ * A TCP server on 127.0.0.1 that speaks no HTTP unless the test writes it: for answers an HTTP
+ * server library would refuse to give (endless headers, resets, silence). Tracks its sockets.
+ */
+export class TcpServer {
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server: net.Server;
+  connections = 0;
+
+  private constructor(onConnection: (socket: net.Socket) => void) {
+    this.server = net.createServer((socket) => {
+      this.connections++;
+      this.sockets.add(socket);
+      socket.on('error', () => {});
+      socket.once('close', () => this.sockets.delete(socket));
+      onConnection(socket);
+    });
+  }
+
+  static async start(onConnection: (socket: net.Socket) => void): Promise<TcpServer> {
+    const tcp = new TcpServer(onConnection);
+    await new Promise<void>((resolve) => tcp.server.listen(0, '127.0.0.1', resolve));
+    return tcp;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as net.AddressInfo).port}`;
+  }
+
+  get openSockets(): number {
+    return this.sockets.size;
+  }
+
+  kubeConfig(): KubeConfig {
+    return kubeConfigFor(this.url);
+  }
+
+  async waitForNoSockets(timeoutMs = 2000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (this.sockets.size > 0) {
+      if (Date.now() > until) throw new Error(`${this.sockets.size} socket(s) still open`);
+      await sleep(5);
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Once the request head has arrived on `socket`, calls `then` (HTTP request bytes are ignored). */
+export function afterRequest(socket: net.Socket, then: () => void): void {
+  let head = '';
+  const onData = (chunk: Buffer) => {
+    head += chunk.toString('latin1');
+    if (head.includes('\r\n\r\n')) {
+      socket.off('data', onData);
+      then();
+    }
+  };
+  socket.on('data', onData);
+}
+
+/** Writes `block` to a writable until `stop()` says so or it is destroyed, honouring backpressure. */
+export function pump(
+  stream: NodeJS.WritableStream & { destroyed: boolean },
+  block: Buffer | string,
+  { limitBytes = Infinity, onDone = () => {} }: { limitBytes?: number; onDone?: () => void } = {},
+): void {
+  let sent = 0;
+  const size = typeof block === 'string' ? Buffer.byteLength(block) : block.length;
+  const next = () => {
+    while (!stream.destroyed && sent < limitBytes) {
+      sent += size;
+      if (!stream.write(block)) {
+        stream.once('drain', next);
+        return;
+      }
+    }
+    if (!stream.destroyed) onDone();
+  };
+  next();
+}
