@@ -1,4 +1,12 @@
-import { asyncScheduler, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
+import {
+  Observable,
+  asyncScheduler,
+  throwError,
+  timeout,
+  type MonoTypeOperatorFunction,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
 import { WatchError } from '../WatchError.js';
 import { describeResourcePath } from '../sources/resourcePath.js';
 import { createWatchSource, sourceInit, type WatchSource } from '../sources/WatchSource.js';
@@ -44,31 +52,29 @@ export function withBookmarks<T = KubernetesObject>(
   const { idleTimeout = 150_000, scheduler = asyncScheduler } = config;
   return (input) => {
     const source = requireWatchSource(input, 'withBookmarks');
+    const idleError = (message: string, namespace: string | undefined) =>
+      new WatchError(message, {
+        errorType: 'SYSTEM_ERROR',
+        statusCode: 0,
+        resourcePath: describeResourcePath(source.resource, namespace),
+      });
     const idle = (message: string, namespace: string | undefined) =>
-      throwError(
-        () =>
-          new WatchError(message, {
-            errorType: 'SYSTEM_ERROR',
-            statusCode: 0,
-            resourcePath: describeResourcePath(source.resource, namespace),
-          }),
-      );
+      throwError(() => idleError(message, namespace));
     const init = sourceInit(source);
     return createWatchSource<T>({
       ...init,
       options: { ...init.options, allowWatchBookmarks: true },
       connect: (options) =>
-        init.connect({ ...options, allowWatchBookmarks: true }).pipe(
-          timeout({
-            each: idleTimeout,
-            scheduler,
-            with: () =>
-              idle(
+        init
+          .connect({ ...options, allowWatchBookmarks: true })
+          .pipe(
+            failWhenIdle(idleTimeout, scheduler, () =>
+              idleError(
                 `watch idle: no event or bookmark for ${idleTimeout} ms, the connection is presumed dead`,
                 options.namespace,
               ),
-          }),
-        ),
+            ),
+          ),
       // A list that never answers would hang a resumed stream as surely as a silent watch.
       list: (options) =>
         init.list(options).pipe(
@@ -80,4 +86,43 @@ export function withBookmarks<T = KubernetesObject>(
         ),
     });
   };
+}
+
+/**
+ * Errors with `idleError()` once the source has been silent for `idleTimeout` ms (counted from
+ * the subscription, then from each value), like rxjs `timeout({ each })`, but without clearing
+ * and arming a timer for every value: a value only records the time, and one timer, armed for
+ * when the silence would be complete, re-arms itself for the remainder when values came
+ * meanwhile. A busy watch costs one timer per `idleTimeout`, not one per event.
+ */
+function failWhenIdle<V>(
+  idleTimeout: number,
+  scheduler: SchedulerLike,
+  idleError: () => WatchError,
+): MonoTypeOperatorFunction<V> {
+  return (source) =>
+    new Observable<V>((subscriber) => {
+      let lastSeen = scheduler.now();
+      let timer: Subscription | undefined;
+      const arm = (delay: number) => {
+        timer = scheduler.schedule(() => {
+          const silent = scheduler.now() - lastSeen;
+          if (silent >= idleTimeout) subscriber.error(idleError());
+          else arm(idleTimeout - silent);
+        }, delay);
+      };
+      arm(idleTimeout);
+      const subscription = source.subscribe({
+        next: (value) => {
+          lastSeen = scheduler.now();
+          subscriber.next(value);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        timer?.unsubscribe();
+        subscription.unsubscribe();
+      };
+    });
 }

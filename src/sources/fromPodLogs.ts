@@ -125,6 +125,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
           if (!controller.signal.aborted)
             subscriber.error(networkError(path, cause, 'the log stream failed'));
         });
+        stream.resume();
       },
     );
     return () => {

@@ -100,6 +100,7 @@ function watchConnection<T>(
           });
           subscriber.complete();
         });
+        stream.resume();
       },
       (cause) => {
         // openWatch reports failures as results; this is a bug guard, still errors as data.

@@ -12,6 +12,7 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** An open response body, with what is needed to release its socket at once. */
 export interface OpenResponse {
+  /** May be paused: attach listeners, then `resume()` it (or iterate it). */
   body: Readable;
   headers: Response['headers'];
   /** Frees the socket; harmless after the body ended. */
@@ -79,14 +80,48 @@ export async function openRequest(
   const body = response.body as unknown as Readable;
   // node-fetch emits 'error' on the body when aborted; nobody may be listening by then.
   body.on('error', () => {});
-  tracked.onIncomplete((error) => body.destroy(error));
+  tracked.onIncomplete((error) => {
+    body.destroy(error);
+    // The body may be the IncomingMessage itself (see skipPassThrough).
+    const incoming = tracked.response();
+    if (incoming && !incoming.destroyed) incoming.destroy(error);
+  });
 
   if (response.status < 200 || response.status > 299) {
     const error = await errorFromResponse(response, resourcePath, body);
     tracked.release();
     return { ok: false, error };
   }
-  return { ok: true, response: { body, headers: response.headers, release: tracked.release } };
+  const incoming = compress ? undefined : tracked.response();
+  return {
+    ok: true,
+    response: {
+      body: incoming ? skipPassThrough(incoming, body) : body,
+      headers: response.headers,
+      release: tracked.release,
+    },
+  };
+}
+
+/**
+ * node-fetch pipes the `http.IncomingMessage` into a PassThrough that it hands out as the body:
+ * one more stream hop (a write, a transform, a push, an event) for every chunk, which on a watch
+ * is every event. Without decompression the PassThrough adds nothing, so the body is read from
+ * the IncomingMessage itself: it is unpiped, and what the PassThrough already holds is put back
+ * in front of it. Falls back to node-fetch's body when the message has already ended.
+ *
+ * Unpiping pauses the message: a consumer that listens for 'data' must call `resume()` once its
+ * listeners are attached (async iteration needs nothing).
+ */
+function skipPassThrough(incoming: http.IncomingMessage, piped: Readable): Readable {
+  if (incoming.readableEnded || piped.readableEnded || piped.destroyed) return piped;
+  incoming.unpipe(piped as unknown as NodeJS.WritableStream);
+  const early: Buffer[] = [];
+  for (let chunk: Buffer | null; (chunk = piped.read() as Buffer | null) !== null;)
+    early.push(chunk);
+  if (early.length > 0) incoming.unshift(early.length === 1 ? early[0] : Buffer.concat(early));
+  incoming.on('error', () => {});
+  return incoming;
 }
 
 function aborted(resourcePath: string): OpenResult {
@@ -142,6 +177,8 @@ export async function readBounded(body: Readable, limit: number): Promise<string
 
 interface TrackedRequests {
   agent: http.Agent;
+  /** The response message, once its headers arrived. */
+  response(): http.IncomingMessage | undefined;
   release(): void;
   onIncomplete(handler: (error: Error) => void): void;
 }
@@ -149,6 +186,7 @@ interface TrackedRequests {
 /** Wraps an agent to see the request node-fetch makes through it (and so its socket). */
 function trackRequests(agent: http.Agent): TrackedRequests {
   let request: http.ClientRequest | undefined;
+  let response: http.IncomingMessage | undefined;
   let incomplete: Error | undefined;
   let handler: ((error: Error) => void) | undefined;
   const fail = (error: Error) => {
@@ -161,6 +199,7 @@ function trackRequests(agent: http.Agent): TrackedRequests {
   wrapped.addRequest = (req: http.ClientRequest, options: unknown) => {
     request = req;
     req.once('response', (res: http.IncomingMessage) => {
+      response = res;
       res.once('close', () => {
         if (!res.complete) fail(new Error('the response ended before it was complete'));
       });
@@ -171,6 +210,7 @@ function trackRequests(agent: http.Agent): TrackedRequests {
   };
   return {
     agent: wrapped,
+    response: () => response,
     release: () => request?.destroy(),
     onIncomplete: (h) => {
       handler = h;

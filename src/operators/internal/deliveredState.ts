@@ -47,9 +47,15 @@ export class DeliveredState<T> {
     }
     const resourceVersion = resourceVersionOf(event);
     const previous = this.known.get(key);
-    if (previous && resourceVersion !== undefined && previous.resourceVersion === resourceVersion)
+    if (!previous) {
+      this.known.set(key, { resourceVersion, object: event.object });
+      return event;
+    }
+    if (resourceVersion !== undefined && previous.resourceVersion === resourceVersion)
       return undefined;
-    this.known.set(key, { resourceVersion, object: event.object });
+    // Updated in place: no allocation and no second hash lookup per event on a known key.
+    previous.resourceVersion = resourceVersion;
+    previous.object = event.object;
     return event;
   }
 
