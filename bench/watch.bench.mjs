@@ -1,0 +1,288 @@
+// Watch throughput and memory, kube-rx against its peers (issue 7). Not part of `npm test`.
+//   npm run bench                  (builds dist/, then runs every bench/*.bench.*)
+//   node bench/watch.bench.mjs [--rounds=7] [--events=60000] [--only=fromWatch,jsonParse]
+//                              [--quick] [--pods=1000] [--chunk=batch]
+//                              [--alt=<dist> --alt-label=<name>]
+// Needs a build (`npm run build`): the kube-rx consumers import dist/.
+//
+// A loopback server (bench/watch/server.mjs, its own process) streams a pod watch of about 5 KB
+// per event. Every consumer runs in a fresh child process (bench/watch/consumer.mjs), once per
+// round; the order rotates each round, so drift on a shared machine hits every consumer alike.
+// Reported: median events/s, the medians of the per-round ratios against client-node Watch and
+// against JSON.parse alone, CPU time per event, and median peak RSS (the child's maxRSS).
+// Results also go to bench/results/latest.json.
+import { execFile, fork } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import { cpus } from 'node:os';
+import { URL, fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
+    return [key, value];
+  }),
+);
+// --pods=N: how many distinct pods the stream cycles through (default 1000); every process of
+// the run reads it from BENCH_PODS, so it is set before the stream's modules load.
+if (args.pods) process.env.BENCH_PODS = args.pods;
+const { consumers } = await import('./watch/consumers.mjs');
+const { podTemplates } = await import('./watch/pods.mjs');
+const quick = args.quick === 'true';
+const ROUNDS = Number(args.rounds ?? (quick ? 3 : 7));
+const EVENTS = Number(args.events ?? (quick ? 30_000 : 60_000));
+// --alt=<dist dir>: also run every kube-rx consumer against that build, as `<name>@alt`, in the
+// same rounds (how bench/proposals/ measure a change before/after).
+const ALT = args.alt ? resolvePath(args.alt) : undefined;
+const ALT_LABEL = args['alt-label'] ?? 'alt';
+const baseNames = args.only ? args.only.split(',') : Object.keys(consumers);
+for (const name of baseNames) if (!consumers[name]) throw new Error(`no consumer named ${name}`);
+// --chunk=batch: the server sends ~64 KiB HTTP chunks instead of one chunk per event.
+const CHUNK = args.chunk ?? 'event';
+const names = baseNames.flatMap((name) =>
+  ALT && consumers[name].kubeRx ? [name, `${name}@alt`] : [name],
+);
+const consumerOf = (name) => consumers[name.replace(/@alt$/, '')];
+const labelOf = (name) => consumerOf(name).label + (name.endsWith('@alt') ? ` [${ALT_LABEL}]` : '');
+
+const median = (values) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const rate = (perSecond) =>
+  Number.isFinite(perSecond) ? Math.round(perSecond).toLocaleString('en-US') : '-';
+const times = (ratio) => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '-');
+
+async function startServer() {
+  const child = fork(here('./watch/server.mjs'), [], {
+    env: { ...process.env, EVENTS: String(EVENTS), CHUNK },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { port } = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+async function runConsumer(name, server) {
+  try {
+    const { stdout } = await run(
+      process.execPath,
+      [here('./watch/consumer.mjs'), name.replace(/@alt$/, ''), server, String(EVENTS)],
+      {
+        timeout: 10 * 60_000,
+        maxBuffer: 1 << 20,
+        env: name.endsWith('@alt') ? { ...process.env, KUBE_RX_DIST: ALT } : process.env,
+      },
+    );
+    return JSON.parse(stdout.trim().split('\n').pop());
+  } catch (error) {
+    console.error(`  ${name} failed: ${(error.stderr || error.message).trim().split('\n')[0]}`);
+    return { consumer: name, failed: true };
+  }
+}
+
+async function machine() {
+  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => '');
+  const model = /^model name\s*:\s*(.*)$/m.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  const nproc = await run('nproc')
+    .then(({ stdout }) => Number(stdout.trim()))
+    .catch(() => cpus().length);
+  return {
+    nproc,
+    cpu: model,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+const templates = podTemplates();
+const eventBytes = Math.round(
+  templates.reduce((sum, t) => sum + t.json.length, 0) / templates.length + 30,
+);
+console.log(
+  `watch bench: ${EVENTS.toLocaleString('en-US')} events of ~${eventBytes} bytes about ` +
+    `${templates.length} pods per run, ${ROUNDS} interleaved rounds, consumers: ${names.join(', ')}`,
+);
+
+const server = await startServer();
+const rounds = [];
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = names.map((_, i) => names[(i + round) % names.length]);
+    const results = {};
+    for (const name of order) results[name] = await runConsumer(name, server.url);
+    rounds.push({ order, results });
+    console.log(
+      `  round ${round + 1}/${ROUNDS}: ` +
+        order.map((name) => `${name} ${rate(results[name].eventsPerSecond)}/s`).join(', '),
+    );
+  }
+} finally {
+  server.child.kill();
+}
+
+/** The median over rounds of a per-round value. */
+const perRound = (name, value) =>
+  median(rounds.map(({ results }) => value(results[name], results)));
+const ratioTo = (reference) => (name) =>
+  perRound(name, (r, all) =>
+    r.failed || all[reference]?.failed ? NaN : r.eventsPerSecond / all[reference]?.eventsPerSecond,
+  );
+
+const summary = names.map((name) => ({
+  consumer: name,
+  label: labelOf(name),
+  eventsPerSecond: perRound(name, (r) => r.eventsPerSecond),
+  minEventsPerSecond: Math.min(
+    ...rounds.map(({ results }) => results[name].eventsPerSecond ?? Infinity),
+  ),
+  maxEventsPerSecond: Math.max(
+    ...rounds.map(({ results }) => results[name].eventsPerSecond ?? -Infinity),
+  ),
+  vsClientNodeWatch: names.includes('clientNodeWatch') ? ratioTo('clientNodeWatch')(name) : NaN,
+  vsJsonParse: names.includes('jsonParse') ? ratioTo('jsonParse')(name) : NaN,
+  cpuPerWall: perRound(name, (r) => r.cpuPerWall),
+  cpuMicrosPerEvent: perRound(name, (r) => r.cpuMicrosPerEvent),
+  peakRss: perRound(name, (r) => r.peakRss),
+  loadedRss: perRound(name, (r) => r.loadedRss),
+}));
+
+const header = [
+  'consumer',
+  'events/s (median)',
+  'min-max',
+  'vs client-node Watch',
+  'vs JSON.parse',
+  'peak RSS',
+  'RSS loaded',
+  'CPU µs/event',
+  'CPU/wall',
+];
+const rows = summary.map((s) => [
+  s.label,
+  rate(s.eventsPerSecond),
+  `${rate(s.minEventsPerSecond)}-${rate(s.maxEventsPerSecond)}`,
+  times(s.vsClientNodeWatch),
+  times(s.vsJsonParse),
+  Number.isFinite(s.peakRss) ? mb(s.peakRss) : '-',
+  Number.isFinite(s.loadedRss) ? mb(s.loadedRss) : '-',
+  Number.isFinite(s.cpuMicrosPerEvent) ? s.cpuMicrosPerEvent.toFixed(1) : '-',
+  Number.isFinite(s.cpuPerWall) ? `${Math.round(s.cpuPerWall * 100)}%` : '-',
+]);
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const line = (cells) =>
+  `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+const table = [
+  line(header),
+  `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+  ...rows.map(line),
+].join('\n');
+
+/** The issue's targets (for the alternative build too); a target whose consumers did not run is skipped. */
+/** Per-round ratios of `value(name) / value(reference)`, NaN where either failed. */
+const ratios = (name, reference, value) =>
+  rounds.map(({ results: all }) =>
+    !all[name] || all[name].failed || !all[reference] || all[reference].failed
+      ? NaN
+      : value(all[name]) / value(all[reference]),
+  );
+const targets = ['', '@alt']
+  .filter((suffix) => suffix === '' || ALT)
+  .flatMap((suffix) => {
+    const tag = suffix ? ` [${ALT_LABEL}]` : '';
+    const fromWatch = `fromWatch${suffix}`;
+    return [
+      [`fromWatch${tag} events/s >= 1.15x client-node Watch`, fromWatch, 'clientNodeWatch', 1.15],
+      [`fromWatch${tag} events/s >= 0.80x JSON.parse alone`, fromWatch, 'jsonParse', 0.8],
+      [
+        `resumed + toStore${tag} events/s >= 1.10x makeInformer`,
+        `resumedStore${suffix}`,
+        'clientNodeInformer',
+        1.1,
+      ],
+      [
+        `fromWatch${tag} peak RSS <= client-node Watch peak RSS`,
+        fromWatch,
+        'clientNodeWatch',
+        1,
+        true,
+      ],
+    ];
+  })
+  .filter(([, name, reference]) => names.includes(name) && names.includes(reference))
+  .map(([target, name, reference, bound, memory]) => {
+    // Every value is "higher is better": events/s over the reference's, CPU time per event of
+    // the reference over this one's (the same comparison, less sensitive to waiting for a CPU),
+    // and for memory the reference's peak RSS over this one's.
+    const perRoundValues = memory
+      ? ratios(reference, name, (r) => r.peakRss)
+      : ratios(name, reference, (r) => r.eventsPerSecond);
+    const value = median(perRoundValues);
+    const cpuValue = memory ? NaN : median(ratios(reference, name, (r) => r.cpuMicrosPerEvent));
+    const roundsMet = perRoundValues.filter((v) => v >= bound).length;
+    return {
+      target,
+      value,
+      cpuValue,
+      bound,
+      met: value >= bound,
+      roundsMet,
+      rounds: rounds.length,
+    };
+  });
+
+const info = await machine();
+console.log(
+  `\n${info.nproc} x ${info.cpu}, Node ${info.node}; ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} events (~${eventBytes} B each) about ${templates.length} pods\n`,
+);
+console.log(table);
+if (targets.length) console.log('\ntargets (medians of the per-round ratios):');
+for (const { target, value, cpuValue, met, roundsMet, rounds: n } of targets) {
+  const measured = target.includes('RSS')
+    ? `${value.toFixed(2)} (Watch / fromWatch)`
+    : `${value.toFixed(2)}x (by CPU time per event: ${cpuValue.toFixed(2)}x)`;
+  console.log(
+    `  ${met ? 'met    ' : 'NOT MET'}  ${target}: ${measured}; met in ${roundsMet}/${n} rounds`,
+  );
+}
+
+await mkdir(here('./results'), { recursive: true });
+await writeFile(
+  here('./results/latest.json'),
+  JSON.stringify(
+    {
+      bench: 'watch',
+      date: new Date().toISOString(),
+      machine: info,
+      config: {
+        events: EVENTS,
+        rounds: ROUNDS,
+        eventBytes,
+        pods: templates.length,
+        alt: ALT ?? null,
+      },
+      summary,
+      targets,
+      rounds,
+      table,
+    },
+    null,
+    2,
+  ) + '\n',
+);
+console.log('\nwritten to bench/results/latest.json');
+// Targets are measurements, not assertions; a consumer that failed (wrong count, an error) is.
+const failures = rounds.flatMap(({ results }) => Object.values(results).filter((r) => r.failed));
+if (failures.length > 0) {
+  console.error(`${failures.length} consumer run(s) failed`);
+  process.exitCode = 1;
+}

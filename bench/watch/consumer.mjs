@@ -1,0 +1,43 @@
+// One consumer run in a fresh process (watch.bench.mjs spawns one per consumer per round):
+//   node bench/watch/consumer.mjs <consumer> <server URL> <events>
+// Prints one JSON line: events, seconds, events/s, CPU time per wall time, RSS after loading and
+// peak RSS.
+import { performance } from 'node:perf_hooks';
+import { consumers } from './consumers.mjs';
+
+const [name, server, eventsArg] = process.argv.slice(2);
+const events = Number(eventsArg);
+const consumer = consumers[name];
+if (!consumer || !server || !(events > 0)) {
+  console.error(`usage: consumer.mjs <${Object.keys(consumers).join('|')}> <server> <events>`);
+  process.exit(2);
+}
+
+const run = await consumer.load({ server, events });
+const loadedRss = process.memoryUsage.rss();
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+const tally = await run();
+const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
+// maxRSS is the process's true peak (kilobytes), sampled by the kernel: nothing is missed.
+const peakRss = process.resourceUsage().maxRSS * 1024;
+tally.check(consumer.expectedLast?.(events));
+
+process.stdout.write(
+  JSON.stringify({
+    consumer: name,
+    events: tally.count,
+    seconds,
+    eventsPerSecond: tally.count / seconds,
+    // The share of the run this process spent on a CPU (all its threads, GC helpers included):
+    // well under 1 means it waited, for the server or for a CPU on a busy machine.
+    cpuPerWall: (cpu.user + cpu.system) / 1e6 / seconds,
+    // CPU time per event in µs: less sensitive than events/s to waiting for a busy CPU.
+    cpuMicrosPerEvent: (cpu.user + cpu.system) / tally.count,
+    loadedRss,
+    peakRss,
+  }) + '\n',
+);
+// Sockets of aborted watches may linger; the measurement is done.
+process.exit(0);

@@ -1,0 +1,361 @@
+/* global AbortController */
+// The consumers of watch.bench.mjs. Each `load()` imports only what it needs (so peak RSS is
+// that consumer's) and returns `run()`, which reads EVENTS events and resolves with a Tally.
+// Every consumer looks at every event the same way (Tally.add): its type and its object's
+// metadata.resourceVersion, so every event must have been fully parsed by then.
+import { URL, pathToFileURL } from 'node:url';
+import { PODS, eventLine, podTemplates, versionOf } from './pods.mjs';
+
+// KUBE_RX_DIST points the kube-rx consumers at another build (watch.bench.mjs --alt=<dist>), to
+// measure a proposed change against the current code in the same interleaved run.
+const distRoot = process.env.KUBE_RX_DIST
+  ? pathToFileURL(`${process.env.KUBE_RX_DIST.replace(/\/+$/, '')}/`)
+  : new URL('../../dist/', import.meta.url);
+const dist = (path) => new URL(path, distRoot).href;
+
+/** What a consumer saw: how many events, and the last resourceVersion. */
+export class Tally {
+  count = 0;
+  versionChars = 0;
+  lastVersion = '';
+  constructor(expected) {
+    this.expected = expected;
+  }
+  /** Records one event; true once all expected events have been seen. */
+  add(type, object) {
+    if (type !== 'ADDED' && type !== 'MODIFIED') {
+      throw new Error(`unexpected ${type} event: ${JSON.stringify(object).slice(0, 200)}`);
+    }
+    return this.addVersion(object.metadata.resourceVersion);
+  }
+  /** Records one event by its resourceVersion alone (what a store snapshot tells). */
+  addVersion(version) {
+    this.versionChars += version.length;
+    this.lastVersion = version;
+    return ++this.count === this.expected;
+  }
+  /** Throws unless every event arrived, in order up to the last one. */
+  check(expectedLast = versionOf(this.expected - 1)) {
+    if (this.count !== this.expected) {
+      throw new Error(`saw ${this.count} events, expected ${this.expected}`);
+    }
+    if (this.lastVersion !== expectedLast) {
+      throw new Error(`the last event has version ${this.lastVersion}, expected ${expectedLast}`);
+    }
+  }
+}
+
+const PODS_REF = { group: '', apiVersion: 'v1', plural: 'pods' };
+const WATCH_PATH = '/api/v1/pods';
+
+async function kubeConfig(server) {
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'bench', server, skipTLSVerify: true }],
+    users: [{ name: 'bench', token: 'bench-token' }],
+    contexts: [{ name: 'bench', cluster: 'bench', user: 'bench' }],
+    currentContext: 'bench',
+  });
+  return kc;
+}
+
+/** A promise with its resolve and reject, for callback-style consumers. */
+function deferred() {
+  let resolve, reject;
+  const promise = new Promise((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+export const consumers = {
+  /** kube-rx fromWatch: subscribe and count. */
+  fromWatch: {
+    kubeRx: true,
+    label: 'kube-rx fromWatch',
+    async load({ server, events }) {
+      const { fromWatch } = await import(dist('sources/fromWatch.js'));
+      const kc = await kubeConfig(server);
+      return () => {
+        const tally = new Tally(events);
+        const { promise, resolve, reject } = deferred();
+        const subscription = fromWatch(kc, PODS_REF).subscribe({
+          next: (event) => {
+            if (event.type === 'ERROR') return reject(event.error);
+            if (tally.add(event.type, event.object)) {
+              subscription.unsubscribe();
+              resolve(tally);
+            }
+          },
+          error: reject,
+          complete: () => resolve(tally),
+        });
+        return promise;
+      };
+    },
+  },
+
+  /** kube-rx resumed pipeline into a store: withBookmarks + resumeFromResourceVersion + toStore. */
+  resumedStore: {
+    kubeRx: true,
+    label: 'kube-rx resumed + toStore',
+    async load({ server, events }) {
+      const [{ fromWatch }, { withBookmarks }, { resumeFromResourceVersion }, { toStore }] =
+        await Promise.all([
+          import(dist('sources/fromWatch.js')),
+          import(dist('operators/withBookmarks.js')),
+          import(dist('operators/resumeFromResourceVersion.js')),
+          import(dist('operators/toStore.js')),
+        ]);
+      const kc = await kubeConfig(server);
+      const last = versionOf(events - 1);
+      return () => {
+        const tally = new Tally(events);
+        const { promise, resolve, reject } = deferred();
+        // The default initial state: an (empty) list, its end bookmark, then the watch.
+        const subscription = fromWatch(kc, PODS_REF)
+          .pipe(withBookmarks(), resumeFromResourceVersion(), toStore())
+          .subscribe({
+            next: (store) => {
+              if (!store.synced) return reject(new Error('a snapshot before the sync bookmark'));
+              const version = store.resourceVersion;
+              if (tally.count === 0 && store.size === 0) return; // the initial-events-end bookmark
+              tally.addVersion(version);
+              if (version === last) {
+                subscription.unsubscribe();
+                if (store.size !== Math.min(events, PODS)) {
+                  reject(new Error(`the store holds ${store.size} objects`));
+                }
+                resolve(tally);
+              }
+            },
+            error: reject,
+            complete: () => resolve(tally),
+          });
+        return promise;
+      };
+    },
+  },
+
+  /** kube-rx watchResource: the async generator. */
+  watchResource: {
+    kubeRx: true,
+    label: 'kube-rx watchResource (async gen)',
+    async load({ server, events }) {
+      const { watchResource } = await import(dist('watch.js'));
+      const kc = await kubeConfig(server);
+      return async () => {
+        const tally = new Tally(events);
+        for await (const event of watchResource(kc, PODS_REF)) {
+          if (event.type === 'ERROR') throw event.error;
+          if (tally.add(event.type, event.object)) break;
+        }
+        return tally;
+      };
+    },
+  },
+
+  /** @kubernetes/client-node 1.4 Watch. */
+  clientNodeWatch: {
+    label: 'client-node Watch',
+    async load({ server, events }) {
+      const { Watch } = await import('@kubernetes/client-node');
+      const kc = await kubeConfig(server);
+      return async () => {
+        const tally = new Tally(events);
+        const { promise, resolve, reject } = deferred();
+        let controller;
+        let finished = false;
+        controller = await new Watch(kc).watch(
+          WATCH_PATH,
+          {},
+          (type, object) => {
+            if (finished) return;
+            if (tally.add(type, object)) {
+              finished = true;
+              controller?.abort();
+              resolve(tally);
+            }
+          },
+          (error) => (finished ? undefined : error ? reject(error) : resolve(tally)),
+        );
+        return promise;
+      };
+    },
+  },
+
+  /** @kubernetes/client-node 1.4 makeInformer: lists (empty), then watches; counts add+update. */
+  clientNodeInformer: {
+    label: 'client-node makeInformer',
+    async load({ server, events }) {
+      const { CoreV1Api, makeInformer } = await import('@kubernetes/client-node');
+      const kc = await kubeConfig(server);
+      const api = kc.makeApiClient(CoreV1Api);
+      return async () => {
+        const tally = new Tally(events);
+        const { promise, resolve, reject } = deferred();
+        const informer = makeInformer(kc, WATCH_PATH, () => api.listPodForAllNamespaces());
+        let finished = false;
+        const seen = (type) => (object) => {
+          if (finished) return;
+          if (tally.add(type, object)) {
+            finished = true;
+            informer.stop();
+            resolve(tally);
+          }
+        };
+        informer.on('add', seen('ADDED'));
+        informer.on('update', seen('MODIFIED'));
+        informer.on('error', (error) => (finished ? undefined : reject(error)));
+        await informer.start();
+        return promise;
+      };
+    },
+  },
+
+  /** What a user could write by hand: node-fetch, split2 and JSON.parse. */
+  rawSplit2: {
+    label: 'node-fetch + split2 + JSON.parse',
+    async load({ server, events }) {
+      const [{ default: fetch }, { default: split2 }] = await Promise.all([
+        import('node-fetch'),
+        import('split2'),
+      ]);
+      return async () => {
+        const tally = new Tally(events);
+        const controller = new AbortController();
+        const response = await fetch(`${server}${WATCH_PATH}?watch=true`, {
+          signal: controller.signal,
+        });
+        if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+        const { promise, resolve, reject } = deferred();
+        let finished = false;
+        response.body.on('error', (error) => (finished ? undefined : reject(error)));
+        response.body
+          .pipe(split2(JSON.parse))
+          .on('data', (event) => {
+            if (finished) return;
+            if (tally.add(event.type, event.object)) {
+              finished = true;
+              controller.abort();
+              resolve(tally);
+            }
+          })
+          .on('end', () => resolve(tally))
+          .on('error', (error) => (finished ? undefined : reject(error)));
+        return promise;
+      };
+    },
+  },
+
+  /**
+   * Diagnostic: the transport alone. node:http reads the same stream and counts newlines; no
+   * string is made and nothing is parsed. The floor every Node.js HTTP/1.1 client stands on
+   * (socket reads, the HTTP parser's per-chunk copy, stream events).
+   */
+  transportOnly: {
+    label: 'node:http transport alone (no parsing)',
+    async load({ server, events }) {
+      const http = await import('node:http');
+      return () => {
+        const tally = new Tally(events);
+        const { promise, resolve, reject } = deferred();
+        const request = http.get(`${server}${WATCH_PATH}?watch=true`, (response) => {
+          let finished = false;
+          response.on('data', (chunk) => {
+            if (finished) return;
+            for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) {
+              // A version of the right shape, so Tally can check the count and the last one.
+              if (tally.addVersion(versionOf(tally.count))) {
+                finished = true;
+                request.destroy();
+                return resolve(tally);
+              }
+            }
+          });
+          response.on('end', () => resolve(tally));
+          response.on('error', (error) => (finished ? undefined : reject(error)));
+        });
+        request.on('error', reject);
+        return promise;
+      };
+    },
+  },
+
+  /**
+   * Diagnostic: kube-rx's framing and decoding (WatchLineDecoder) over the same lines in memory,
+   * cut into 64 KiB chunks that split lines anywhere: what kube-rx adds to JSON.parse, without
+   * sockets, HTTP or streams.
+   */
+  decoderOnly: {
+    kubeRx: true,
+    label: 'kube-rx decoder, in memory (no I/O)',
+    async load({ events }) {
+      const { WatchLineDecoder } = await import(dist('sources/watchLineDecoder.js'));
+      const { lines, modifiedAt } = prebuiltLines(events);
+      const chunks = (from, to) => {
+        const bytes = Buffer.from(lines.slice(from, to).join('\n') + '\n', 'latin1');
+        const out = [];
+        for (let at = 0; at < bytes.length; at += 64 * 1024)
+          out.push(bytes.subarray(at, at + 64 * 1024));
+        return out;
+      };
+      const first = chunks(0, lines.length);
+      const cycle = chunks(modifiedAt, lines.length);
+      return async () => {
+        const tally = new Tally(events);
+        let done = false;
+        const decoder = new WatchLineDecoder(
+          (event) => {
+            if (done) return;
+            if (event.type === 'ERROR') throw event.error;
+            if (tally.add(event.type, event.object)) {
+              done = true;
+              decoder.stop();
+            }
+          },
+          { resourcePath: '/api/v1/pods' },
+        );
+        for (const chunk of first) if (!decoder.write(chunk)) break;
+        while (!done) for (const chunk of cycle) if (!decoder.write(chunk)) break;
+        return tally;
+      };
+    },
+    expectedLast: (events) => expectedLastInMemory(events),
+  },
+
+  /** The ceiling: JSON.parse of the same lines, already in memory. No I/O, no framing. */
+  jsonParse: {
+    label: 'JSON.parse alone (ceiling)',
+    async load({ events }) {
+      const { lines, modifiedAt } = prebuiltLines(events);
+      const cycle = lines.length - modifiedAt;
+      return async () => {
+        const tally = new Tally(events);
+        for (let i = 0; i < events; i++) {
+          const line = i < lines.length ? lines[i] : lines[modifiedAt + ((i - modifiedAt) % cycle)];
+          const event = JSON.parse(line);
+          tally.add(event.type, event.object);
+        }
+        return tally;
+      };
+    },
+    expectedLast: (events) => expectedLastInMemory(events),
+  },
+};
+
+/**
+ * The lines of the in-memory consumers: events 0 .. 2*PODS-1 of the stream (PODS ADDED, then
+ * PODS MODIFIED); later events cycle through the MODIFIED ones, starting at `modifiedAt`.
+ */
+function prebuiltLines(events) {
+  const templates = podTemplates();
+  const lines = [];
+  for (let i = 0; i < Math.min(events, 2 * PODS); i++) lines.push(eventLine(templates, i));
+  return { lines, modifiedAt: Math.min(PODS, lines.length) };
+}
+
+/** Lines are recycled in memory, so the last version is the one of the line parsed last. */
+function expectedLastInMemory(events) {
+  if (events <= 2 * PODS) return versionOf(events - 1);
+  return versionOf(PODS + ((events - 1 - PODS) % PODS));
+}

@@ -1,0 +1,115 @@
+// A minimal loopback "API server" for watch.bench.mjs, run in its own process (fork it with an
+// IPC channel; it sends { port } once listening). It answers, on 127.0.0.1 only:
+//   GET /api/v1/pods?watch=true...  -> EVENTS watch events (see pods.mjs), then ends the response
+//   GET /api/v1/pods (no watch)     -> an empty PodList at resourceVersion FIRST_VERSION
+//   anything else                   -> 404
+// Deliberately not FakeKubeApiServer: this one does nothing per event but copy pre-built bytes
+// and patch a fixed-width resourceVersion into them, so it outruns every client.
+//
+// Wire format: HTTP/1.1 chunked, one chunk per event as kube-apiserver does (it encodes and
+// flushes each event), `Connection: close`. The chunks are batched into socket writes of about
+// WRITE_BYTES, and writes wait for 'drain', so the server streams as fast as the client reads.
+//
+// With CHUNK=batch, each socket write is instead one chunk of many whole events (about 64 KiB):
+// fewer, larger body pieces for the client's HTTP parser, to measure what per-event chunks cost.
+//
+// Environment: EVENTS (default 100000), CHUNK (event | batch; default event), BENCH_PODS (see
+// pods.mjs).
+import net from 'node:net';
+import { URL } from 'node:url';
+import { FIRST_VERSION, PODS, VERSION_DIGITS, podTemplates, versionOf } from './pods.mjs';
+
+const EVENTS = Number(process.env.EVENTS ?? 100_000);
+const BATCH_CHUNKS = process.env.CHUNK === 'batch';
+const WRITE_BYTES = 64 * 1024;
+
+const templates = podTemplates();
+const added = Buffer.from('{"type":"ADDED","object":');
+const modified = Buffer.from('{"type":"MODIFIED","object":');
+const lineEnd = Buffer.from('}\n\r\n');
+const largestEvent =
+  Math.max(...templates.map((t) => t.json.length)) + modified.length + lineEnd.length + 16;
+
+/** Streams the watch: EVENTS chunked events, then the last chunk; stops if the client goes. */
+function streamWatch(socket) {
+  socket.write(
+    'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n' +
+      'transfer-encoding: chunked\r\nconnection: close\r\n\r\n',
+  );
+  let next = 0;
+  let closed = false;
+  socket.once('close', () => (closed = true));
+  const pump = () => {
+    while (!closed && next < EVENTS) {
+      const batch = Buffer.allocUnsafe(WRITE_BYTES + largestEvent + 16);
+      // In batch mode one chunk header, of fixed width, is written over these bytes at the end.
+      let at = BATCH_CHUNKS ? 10 : 0;
+      while (at < WRITE_BYTES && next < EVENTS) {
+        const { json, versionAt } = templates[next % PODS];
+        const prefix = next < PODS ? added : modified;
+        const size = prefix.length + json.length + 2; // + '}\n'
+        if (!BATCH_CHUNKS) at += batch.write(`${size.toString(16)}\r\n`, at, 'latin1');
+        at += prefix.copy(batch, at);
+        const objectAt = at;
+        at += json.copy(batch, at);
+        batch.write(versionOf(next), objectAt + versionAt, VERSION_DIGITS, 'latin1');
+        at += lineEnd.copy(batch, at, 0, BATCH_CHUNKS ? 2 : lineEnd.length);
+        next++;
+      }
+      if (BATCH_CHUNKS) {
+        batch.write(`${(at - 10).toString(16).padStart(8, '0')}\r\n`, 0, 'latin1');
+        at += batch.write('\r\n', at, 'latin1');
+      }
+      if (!socket.write(batch.subarray(0, at))) return void socket.once('drain', pump);
+    }
+    if (!closed) socket.end('0\r\n\r\n');
+  };
+  pump();
+}
+
+function respond(socket, status, body) {
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+const emptyList = JSON.stringify({
+  kind: 'PodList',
+  apiVersion: 'v1',
+  metadata: { resourceVersion: String(FIRST_VERSION) },
+  items: [],
+});
+
+const server = net.createServer((socket) => {
+  socket.setNoDelay(true);
+  socket.on('error', () => {});
+  let head = '';
+  const onData = (data) => {
+    head += data.toString('latin1');
+    const end = head.indexOf('\r\n\r\n');
+    if (end === -1) {
+      if (head.length > 64 * 1024) socket.destroy();
+      return;
+    }
+    socket.off('data', onData);
+    const [method, target] = head.slice(0, head.indexOf('\r\n')).split(' ');
+    const url = new URL(target, 'http://127.0.0.1');
+    if (method !== 'GET' || !/^\/api\/v1\/(namespaces\/[^/]+\/)?pods$/.test(url.pathname)) {
+      respond(socket, '404 Not Found', '{"kind":"Status","status":"Failure","code":404}');
+    } else if (url.searchParams.get('watch') === 'true') {
+      streamWatch(socket);
+    } else {
+      respond(socket, '200 OK', emptyList);
+    }
+  };
+  socket.on('data', onData);
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address();
+  if (process.send) process.send({ port });
+  else console.log(`listening on http://127.0.0.1:${port}`);
+});
+// The parent going away (or closing the channel) ends this process.
+process.on('disconnect', () => process.exit(0));
