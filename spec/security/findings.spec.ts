@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { watchResource } from '../../src/watch.js';
 import type { WatchEvent } from '../../src/types.js';
+import { execKubeConfig } from '../support/execKubeConfig.js';
 import { RawServer, collect, line } from '../support/rawServer.js';
 import { everythingFrom, leaks, pods, visible } from './support.js';
 
@@ -112,23 +113,7 @@ describe('findings: credentials that still leak', () => {
        process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1',
          kind: 'ExecCredential', status: { token: '${TOKEN}' } }));`,
     );
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'c', server: raw.url, skipTLSVerify: true }],
-      users: [
-        {
-          name: 'u',
-          exec: {
-            apiVersion: 'client.authentication.k8s.io/v1',
-            command: process.execPath,
-            args: [plugin],
-            interactiveMode: 'Never',
-          },
-        },
-      ],
-      contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
-      currentContext: 'c',
-    });
+    const kc = execKubeConfig(raw.url, plugin);
     await collect(watchResource(kc, pods));
     expect(raw.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
     const failed = await collect(watchResource(kc, pods));

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { execKubeConfig } from '../support/execKubeConfig.js';
 import { RawServer, line, rawPod } from '../support/rawServer.js';
 import { TcpServer, afterRequest } from '../hostile/support.js';
 import { everythingFrom, leaks } from './support.js';
@@ -114,24 +115,7 @@ describe('the bearer token never comes out', () => {
     const execConfig = (script: string) => {
       const plugin = join(dir, `plugin-${randomBytes(4).toString('hex')}.cjs`);
       writeFileSync(plugin, script);
-      const kc = new KubeConfig();
-      kc.loadFromOptions({
-        clusters: [{ name: 'c', server: raw.url, skipTLSVerify: true }],
-        users: [
-          {
-            name: 'u',
-            exec: {
-              apiVersion: 'client.authentication.k8s.io/v1',
-              command: process.execPath,
-              args: [plugin],
-              interactiveMode: 'Never',
-            },
-          },
-        ],
-        contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
-        currentContext: 'c',
-      });
-      return kc;
+      return execKubeConfig(raw.url, plugin);
     };
     const credential = JSON.stringify({
       apiVersion: 'client.authentication.k8s.io/v1',

@@ -7,6 +7,7 @@ import { kubeConfigConnection, resolveConnection } from '../../src/sources/conne
 import { pods } from '../../src/sources/resources.js';
 import { watchResource } from '../../src/watch.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
+import { execKubeConfig } from '../support/execKubeConfig.js';
 import { RawServer, collect, streamChunks } from '../support/rawServer.js';
 
 function kubeConfigFor(
@@ -19,28 +20,6 @@ function kubeConfigFor(
     users: clusters.map((c) => ({ name: c.name, token: c.token })),
     contexts: clusters.map((c) => ({ name: c.name, cluster: c.name, user: c.name })),
     currentContext: current,
-  });
-  return kc;
-}
-
-/** A KubeConfig whose user's credentials come from running `plugin` with node. */
-function execKubeConfig(server: string, plugin: string): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server, skipTLSVerify: true }],
-    users: [
-      {
-        name: 'u',
-        exec: {
-          apiVersion: 'client.authentication.k8s.io/v1',
-          command: process.execPath,
-          args: [plugin],
-          interactiveMode: 'Never',
-        },
-      },
-    ],
-    contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
-    currentContext: 'c',
   });
   return kc;
 }
