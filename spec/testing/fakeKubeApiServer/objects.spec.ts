@@ -108,3 +108,27 @@ describe('history ring and kinds', () => {
     ).toEqual(['Pod', 'Ingress', 'NetworkPolicy', 'Widget', 'Policy', 'Box', 'Foo']);
   });
 });
+
+describe('FakeKubeApiServer records', () => {
+  it('keep at most recordLimit requests and connection entries, dropping the oldest', async () => {
+    const server = await FakeKubeApiServer.start({
+      recordLimit: 10,
+      keepAlive: false,
+      bookmarkIntervalMs: 0,
+    });
+    try {
+      for (let i = 0; i < 25; i++) {
+        const res = await fetch(`${server.url}/api/v1/pods?limit=${i + 1}`, {
+          headers: { authorization: 'Bearer test-token' },
+        });
+        await res.text();
+      }
+      await server.waitForConnections(0);
+      expect(server.requests.length).toBeLessThanOrEqual(10);
+      expect(server.requests.at(-1)?.query.limit).toBe('25');
+      expect(server.connectionLog.length).toBeLessThanOrEqual(10);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -66,7 +66,12 @@ export class DemoCluster {
   static async start(options: DemoClusterOptions = {}): Promise<DemoCluster> {
     // Bookmarks every 5 s, as heartbeats that keep the watches visibly alive; a long history so
     // that a reconnect resumes rather than relists, except when the demo expires it on purpose.
-    const server = await FakeKubeApiServer.start({ bookmarkIntervalMs: 5_000, historySize: 5_000 });
+    const server = await FakeKubeApiServer.start({
+      bookmarkIntervalMs: 5_000,
+      historySize: 5_000,
+      // It runs for as long as the dashboard does: keep its request records small.
+      recordLimit: 1_000,
+    });
     const simulator = new ClusterSimulator(server, options);
     simulator.seed();
     const demo = new DemoCluster(server, simulator);

@@ -63,6 +63,7 @@ export class FakeKubeApiServer {
       faults: this.injector,
       watches: new Set(),
       requests: this.requests,
+      recordLimit: options.recordLimit ?? 100_000,
       timers: new Set(),
       token: options.token === undefined ? 'test-token' : options.token,
       clientCA: tls?.client !== undefined,
@@ -75,6 +76,7 @@ export class FakeKubeApiServer {
       tls,
       (req, res) => handleRequest(this.ctx, req, res),
       () => this.waiters.notify(),
+      options.recordLimit ?? 100_000,
     );
   }
 

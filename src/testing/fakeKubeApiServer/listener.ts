@@ -2,6 +2,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { appendBounded } from './records.js';
 import type { TlsMaterial } from './tls.js';
 import type { ConnectionLogEntry } from './types.js';
 
@@ -21,6 +22,7 @@ export class HttpListener {
     private readonly tls: TlsMaterial | undefined,
     private readonly handler: (req: IncomingMessage, res: ServerResponse) => void,
     private readonly onChange: () => void,
+    private readonly recordLimit = 100_000,
   ) {}
 
   get openConnections(): number {
@@ -98,11 +100,11 @@ export class HttpListener {
     this.sockets.set(socket, id);
     this.ids.set(socket, id);
     this.idsByPort.set(remotePort, id);
-    this.connectionLog.push({ event: 'open', at: Date.now(), id });
+    appendBounded(this.connectionLog, { event: 'open', at: Date.now(), id }, this.recordLimit);
     socket.on('close', () => {
       this.sockets.delete(socket);
       if (this.idsByPort.get(remotePort) === id) this.idsByPort.delete(remotePort);
-      this.connectionLog.push({ event: 'close', at: Date.now(), id });
+      appendBounded(this.connectionLog, { event: 'close', at: Date.now(), id }, this.recordLimit);
       this.onChange();
     });
     this.onChange();

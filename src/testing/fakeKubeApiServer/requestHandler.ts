@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { appendBounded } from './records.js';
 import type { TLSSocket } from 'node:tls';
 import type { FaultInjector, RequestKind } from './faults.js';
 import { handleList } from './listHandler.js';
@@ -20,6 +21,8 @@ export interface ServerContext {
   readonly faults: FaultInjector;
   readonly watches: Set<WatchConnection>;
   readonly requests: RecordedRequest[];
+  /** How many requests are kept. */
+  readonly recordLimit: number;
   /** Timers of delayed requests, cleared by `stop()`. */
   readonly timers: Set<NodeJS.Timeout>;
   token: string | null;
@@ -68,7 +71,7 @@ export function handleRequest(ctx: ServerContext, req: IncomingMessage, res: Ser
     record.status = args[0] as number;
     return writeHead(...args);
   };
-  ctx.requests.push(record);
+  appendBounded(ctx.requests, record, ctx.recordLimit);
   ctx.notify();
 
   const delay = ctx.faults.takeDelay();

@@ -25,6 +25,11 @@ export interface FakeKubeApiServerOptions {
    * `false` answers `Connection: close`, so every list or error closes its socket at once.
    */
   keepAlive?: boolean;
+  /**
+   * How many entries `requests` and `connectionLog` keep (default 100 000): past it the oldest
+   * half is dropped, so a server that runs for days (the CLI's demo cluster) stays bounded.
+   */
+  recordLimit?: number;
 }
 
 /**
