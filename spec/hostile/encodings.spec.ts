@@ -1,10 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { firstValueFrom } from 'rxjs';
 import { fromList } from '../../src/sources/fromList.js';
 import { WatchError } from '../../src/WatchError.js';
-import { RawServer, line, rawPod } from '../support/rawServer.js';
-import { MB, expectClean, pods, recordProcessFailures, runHostile } from './support.js';
+import { line, rawPod } from '../support/rawServer.js';
+import {
+  MB,
+  expectClean,
+  pods,
+  recordProcessFailures,
+  useRawServer,
+  runHostile,
+} from './support.js';
 
 // Content encodings that lie (gzip claimed and not sent, deflate garbage, gzip never asked for),
 // on watches (sent without Accept-Encoding, read as is) and on lists (which ask for gzip), and
@@ -12,18 +19,10 @@ import { MB, expectClean, pods, recordProcessFailures, runHostile } from './supp
 const process_ = recordProcessFailures();
 
 describe('hostile encodings and list answers', () => {
-  let raw: RawServer;
-  beforeAll(async () => {
-    raw = await RawServer.start();
-  });
-  afterEach(async () => {
-    await raw.waitForNoSockets(2000);
-    expect(process_.failures).toEqual([]);
-  });
-  afterAll(() => raw.stop());
+  const raw = useRawServer(process_);
 
   const answer = (body: Buffer | string, headers: Record<string, string> = {}) => {
-    raw.handler = (_req, res) => {
+    raw().handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', ...headers });
       res.end(body);
     };
@@ -31,7 +30,7 @@ describe('hostile encodings and list answers', () => {
 
   /** The error a list fails with (it must fail with a WatchError). */
   const listError = async (): Promise<WatchError> => {
-    const error = await firstValueFrom(fromList(raw.kubeConfig(), pods)).then(
+    const error = await firstValueFrom(fromList(raw().kubeConfig(), pods)).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -41,27 +40,27 @@ describe('hostile encodings and list answers', () => {
 
   it('a watch never asks for compression', async () => {
     answer(line('ADDED', rawPod('a', '1')));
-    await runHostile(raw.kubeConfig());
-    for (const request of raw.requests.slice(-2)) {
+    await runHostile(raw().kubeConfig());
+    for (const request of raw().requests.slice(-2)) {
       expect(request.headers['accept-encoding'] ?? 'identity').not.toMatch(/gzip|deflate|br/);
     }
   });
 
   it('a watch answer claiming gzip but plain is read as sent', async () => {
     answer(line('ADDED', rawPod('a', '1')), { 'content-encoding': 'gzip' });
-    expectClean(await runHostile(raw.kubeConfig()), ['ADDED']);
+    expectClean(await runHostile(raw().kubeConfig()), ['ADDED']);
   });
 
   it('a watch answer of deflate garbage is skipped line by line; nothing crashes', async () => {
     answer(Buffer.from([0x78, 0x9c, 0xff, 0x00, 0x13, 0x37, 0x0a, 0xde, 0xad, 0xbe, 0xef]), {
       'content-encoding': 'deflate',
     });
-    expectClean(await runHostile(raw.kubeConfig()), []);
+    expectClean(await runHostile(raw().kubeConfig()), []);
   });
 
   it('a watch answer gzipped though never asked for is binary noise: skipped, no crash', async () => {
     answer(gzipSync(line('ADDED', rawPod('a', '1')).repeat(50)), { 'content-encoding': 'gzip' });
-    expectClean(await runHostile(raw.kubeConfig()), []);
+    expectClean(await runHostile(raw().kubeConfig()), []);
   });
 
   it('a list asks for gzip and reads a real gzip answer', async () => {
@@ -71,9 +70,9 @@ describe('hostile encodings and list answers', () => {
         'content-encoding': 'gzip',
       },
     );
-    const list = await firstValueFrom(fromList(raw.kubeConfig(), pods));
+    const list = await firstValueFrom(fromList(raw().kubeConfig(), pods));
     expect(list).toMatchObject({ resourceVersion: '9', items: [{ metadata: { name: 'a' } }] });
-    expect(raw.requests[raw.requests.length - 1].headers['accept-encoding']).toMatch(/gzip/);
+    expect(raw().requests[raw().requests.length - 1].headers['accept-encoding']).toMatch(/gzip/);
   });
 
   it('a list answer claiming gzip but plain fails with a clean WatchError', async () => {
@@ -115,7 +114,7 @@ describe('hostile encodings and list answers', () => {
     expect(bomb.length).toBeLessThan(64 * 1024);
     answer(bomb, { 'content-encoding': 'gzip' });
     const before = process.memoryUsage().rss;
-    const list = await firstValueFrom(fromList(raw.kubeConfig(), pods));
+    const list = await firstValueFrom(fromList(raw().kubeConfig(), pods));
     expect(list).toEqual({ items: [], resourceVersion: '1' });
     expect(process.memoryUsage().rss - before).toBeLessThan(256 * MB);
   });

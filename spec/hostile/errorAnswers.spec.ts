@@ -1,7 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type http from 'node:http';
-import { RawServer, line, rawPod } from '../support/rawServer.js';
-import { expectClean, lastError, recordProcessFailures, runHostile } from './support.js';
+import type { RawServer } from '../support/rawServer.js';
+import { line, rawPod } from '../support/rawServer.js';
+import {
+  expectClean,
+  lastError,
+  recordProcessFailures,
+  useRawServer,
+  runHostile,
+} from './support.js';
 
 // Hostile and broken answers to the watch request itself: error pages, Status bodies of every
 // wrong shape, informational and empty answers. Each case runs through watchResource and fromWatch.
@@ -23,19 +30,11 @@ const status = (httpStatus: number, body: unknown, headers: http.OutgoingHttpHea
   }) as RawServer['handler'];
 
 describe('hostile error answers to a watch', () => {
-  let raw: RawServer;
-  beforeAll(async () => {
-    raw = await RawServer.start();
-  });
-  afterEach(async () => {
-    await raw.waitForNoSockets(2000);
-    expect(process_.failures).toEqual([]);
-  });
-  afterAll(() => raw.stop());
+  const raw = useRawServer(process_);
 
   const run = async (handler: RawServer['handler'], expected: string[]) => {
-    raw.handler = handler;
-    const result = await runHostile(raw.kubeConfig());
+    raw().handler = handler;
+    const result = await runHostile(raw().kubeConfig());
     expectClean(result, expected);
     return { generator: lastError(result.generator), observable: lastError(result.observable) };
   };
@@ -155,36 +154,36 @@ describe('hostile error answers to a watch', () => {
   });
 
   it('a 204 No Content ends the watch quietly', async () => {
-    raw.handler = (_req, res) => {
+    raw().handler = (_req, res) => {
       res.writeHead(204);
       res.end();
     };
-    expectClean(await runHostile(raw.kubeConfig()), []);
+    expectClean(await runHostile(raw().kubeConfig()), []);
   });
 
   it('100 Continue and 103 Early Hints before the real answer are skipped over', async () => {
-    raw.handler = (_req, res) => {
+    raw().handler = (_req, res) => {
       res.writeContinue();
       res.writeEarlyHints({ link: '</style.css>; rel=preload' });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(line('ADDED', rawPod('a', '1')));
     };
-    expectClean(await runHostile(raw.kubeConfig()), ['ADDED']);
+    expectClean(await runHostile(raw().kubeConfig()), ['ADDED']);
   });
 
   it('Content-Type text/html with valid watch lines still delivers the events', async () => {
-    raw.handler = (_req, res) => {
+    raw().handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(line('ADDED', rawPod('a', '1')) + line('MODIFIED', rawPod('a', '2')));
     };
-    expectClean(await runHostile(raw.kubeConfig()), ['ADDED', 'MODIFIED']);
+    expectClean(await runHostile(raw().kubeConfig()), ['ADDED', 'MODIFIED']);
   });
 
   it('an answer of 200 with Content-Length 0 ends the watch with no event', async () => {
-    raw.handler = (_req, res) => {
+    raw().handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '0' });
       res.end();
     };
-    expectClean(await runHostile(raw.kubeConfig()), []);
+    expectClean(await runHostile(raw().kubeConfig()), []);
   });
 });

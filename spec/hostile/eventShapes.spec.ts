@@ -1,6 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { RawServer, line, rawPod, streamChunks } from '../support/rawServer.js';
-import { MB, expectClean, recordProcessFailures, runHostile, types } from './support.js';
+import { describe, expect, it } from '@jest/globals';
+import { line, rawPod, streamChunks } from '../support/rawServer.js';
+import {
+  MB,
+  expectClean,
+  recordProcessFailures,
+  useRawServer,
+  runHostile,
+  types,
+} from './support.js';
 
 // Lines that are JSON but not watch events, in-stream Status objects of every wrong shape,
 // hostile JSON (prototype keys, deep nesting, huge messages) and invalid UTF-8, through
@@ -15,19 +22,11 @@ const named = (events: Awaited<ReturnType<typeof runHostile>>['generator']) =>
   );
 
 describe('hostile watch lines', () => {
-  let raw: RawServer;
-  beforeAll(async () => {
-    raw = await RawServer.start();
-  });
-  afterEach(async () => {
-    await raw.waitForNoSockets(2000);
-    expect(process_.failures).toEqual([]);
-  });
-  afterAll(() => raw.stop());
+  const raw = useRawServer(process_);
 
   const run = async (chunks: Array<string | Buffer>, options = {}) => {
-    raw.handler = streamChunks(chunks);
-    return runHostile(raw.kubeConfig(), options);
+    raw().handler = streamChunks(chunks);
+    return runHostile(raw().kubeConfig(), options);
   };
 
   it('a type that is not one of the four strings is skipped and logged, whatever its JSON type', async () => {
@@ -133,11 +132,11 @@ describe('hostile watch lines', () => {
       );
     }
     const body = lines.join('');
-    raw.handler = (_req, res) => {
+    raw().handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
     };
-    const result = await runHostile(raw.kubeConfig());
+    const result = await runHostile(raw().kubeConfig());
     expect(result.timedOut).toEqual([]);
     for (const events of [result.generator, result.observable]) {
       expect(events).toHaveLength(count);
@@ -187,7 +186,7 @@ describe('hostile watch lines', () => {
     expectClean(result, ['ADDED']);
   });
 
-  it('raw control characters and NUL inside a JSON string make the line invalid, not the stream', async () => {
+  it('raw() control characters and NUL inside a JSON string make the line invalid, not the stream', async () => {
     const result = await run([
       '{"type":"ADDED","object":{"metadata":{"name":"a\u0000b\u0007"}}}\n',
       line('ADDED', rawPod('ok', '2')),

@@ -1,27 +1,27 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { RawServer, line, rawPod } from '../support/rawServer.js';
-import { MB, expectClean, lastError, pump, recordProcessFailures, runHostile } from './support.js';
+import { describe, expect, it } from '@jest/globals';
+import { line, rawPod } from '../support/rawServer.js';
+import {
+  MB,
+  expectClean,
+  lastError,
+  pump,
+  recordProcessFailures,
+  useRawServer,
+  runHostile,
+} from './support.js';
 
 // Floods: lines far too long, bodies that never end, blank and invalid lines by the million.
 // Memory must stay bounded (nothing is buffered whole) and the process responsive.
 const process_ = recordProcessFailures();
 
 describe('hostile floods', () => {
-  let raw: RawServer;
   let sentBytes = 0;
-  beforeAll(async () => {
-    raw = await RawServer.start();
-  });
-  afterEach(async () => {
-    await raw.waitForNoSockets(3000);
-    expect(process_.failures).toEqual([]);
-  });
-  afterAll(() => raw.stop());
+  const raw = useRawServer(process_, 3000);
 
   /** A 200 answer: `first`, then `block` over and over up to `limitBytes` (or until the client goes), then `last`. */
   const flood = (block: Buffer, limitBytes: number, first = '', last = '') => {
     sentBytes = 0;
-    raw.handler = (_req, res) => {
+    raw().handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       if (first) res.write(first);
       const write = res.write.bind(res);
@@ -35,7 +35,7 @@ describe('hostile floods', () => {
 
   it('a 100 MB line is refused at maxLineBytes (16 MiB) with PARSE_ERROR, never buffered whole', async () => {
     flood(Buffer.alloc(256 * 1024, 'x'), 100 * MB, line('ADDED', rawPod('before', '1')), '\n');
-    const result = await runHostile(raw.kubeConfig());
+    const result = await runHostile(raw().kubeConfig());
     // Up to 16 MiB of the line is held (maxLineBytes), and dead chunks wait for a GC: far below
     // the 100 MB (and the copy joining them) that buffering the line would take.
     expectClean(result, ['ADDED', 'ERROR:PARSE_ERROR'], { arrayBuffers: 64 * MB, rss: 160 * MB });
@@ -46,18 +46,18 @@ describe('hostile floods', () => {
 
   it('a body that never ends and has no newline ends at maxLineBytes with PARSE_ERROR', async () => {
     flood(Buffer.alloc(64 * 1024, '{'), Infinity);
-    const result = await runHostile(raw.kubeConfig(), { maxLineBytes: 2 * MB });
+    const result = await runHostile(raw().kubeConfig(), { maxLineBytes: 2 * MB });
     expectClean(result, ['ERROR:PARSE_ERROR'], { arrayBuffers: 24 * MB });
   });
 
   it('a line just under maxLineBytes is delivered; one byte more is refused', async () => {
     const event = line('ADDED', rawPod('a', '1')).trimEnd();
     const limit = Buffer.byteLength(event);
-    raw.handler = (_req, res) => {
+    raw().handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(event + '\r\n' + event + ' \n');
     };
-    const result = await runHostile(raw.kubeConfig(), { maxLineBytes: limit });
+    const result = await runHostile(raw().kubeConfig(), { maxLineBytes: limit });
     expectClean(result, ['ADDED', 'ERROR:PARSE_ERROR']);
   });
 
@@ -65,14 +65,14 @@ describe('hostile floods', () => {
   // below what keeping the lines (millions of strings) would cost.
   it('8 million blank lines cost no memory, no warning, no event', async () => {
     flood(Buffer.alloc(256 * 1024, '\n'), 8 * MB, '', line('ADDED', rawPod('after', '1')));
-    const result = await runHostile(raw.kubeConfig());
+    const result = await runHostile(raw().kubeConfig());
     expectClean(result, ['ADDED'], { arrayBuffers: 32 * MB, rss: 100 * MB });
     expect(result.warnings).toEqual([]);
   });
 
   it('16 MB of CRLF-only lines are blank lines too', async () => {
     flood(Buffer.from('\r\n'.repeat(128 * 1024)), 16 * MB, line('ADDED', rawPod('a', '1')));
-    const result = await runHostile(raw.kubeConfig());
+    const result = await runHostile(raw().kubeConfig());
     expectClean(result, ['ADDED'], { arrayBuffers: 32 * MB, rss: 100 * MB });
     expect(result.warnings).toEqual([]);
   });
@@ -80,7 +80,7 @@ describe('hostile floods', () => {
   it('a flood of invalid lines is skipped with one short warning each that never echoes the line', async () => {
     const garbage = Buffer.from('<<garbage-from-the-server>>\n'.repeat(4096));
     flood(garbage, 20_000 * 28, '', line('ADDED', rawPod('survivor', '1')));
-    const result = await runHostile(raw.kubeConfig());
+    const result = await runHostile(raw().kubeConfig());
     expectClean(result, ['ADDED'], { arrayBuffers: 24 * MB });
     expect(result.warnings.length).toBeGreaterThanOrEqual(2 * 20_000);
     expect(result.warnings.every((w) => w.length < 200 && !w.includes('garbage'))).toBe(true);
@@ -88,7 +88,7 @@ describe('hostile floods', () => {
 
   it('a strict watch ends at the first invalid line of a flood, without reading the rest', async () => {
     flood(Buffer.from('nope\n'.repeat(64 * 1024)), Infinity);
-    const result = await runHostile(raw.kubeConfig(), { strict: true });
+    const result = await runHostile(raw().kubeConfig(), { strict: true });
     expectClean(result, ['ERROR:PARSE_ERROR']);
   });
 
@@ -96,7 +96,7 @@ describe('hostile floods', () => {
     const body = Buffer.from(
       line('ADDED', rawPod('slow', '1')) + line('MODIFIED', rawPod('slow', '2')),
     );
-    raw.handler = (_req, res) => {
+    raw().handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       let at = 0;
       const timer = setInterval(() => {
@@ -106,7 +106,7 @@ describe('hostile floods', () => {
       }, 2);
       res.on('close', () => clearInterval(timer));
     };
-    const result = await runHostile(raw.kubeConfig(), {
+    const result = await runHostile(raw().kubeConfig(), {
       during: (stop) => setTimeout(stop, 500),
     });
     expect(result.timedOut).toEqual([]);

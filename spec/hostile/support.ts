@@ -1,10 +1,11 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expect } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import type { Cluster, WatchEvent, WatchOptions } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
+import { RawServer } from '../support/rawServer.js';
 
 export const pods = { group: '', apiVersion: 'v1', plural: 'pods' };
 export const MB = 1024 * 1024;
@@ -24,6 +25,26 @@ export function recordProcessFailures(): { failures: string[] } {
   );
   process.on('uncaughtException', (error) => record.failures.push(`exception: ${String(error)}`));
   return record;
+}
+
+/**
+ * The hooks of a hostile spec file, inside its `describe`: one RawServer for the file; after each
+ * case, no socket left open and no unhandled rejection or exception. Returns the server's getter.
+ */
+export function useRawServer(
+  process_: { failures: string[] },
+  socketWaitMs = 2000,
+): () => RawServer {
+  let raw: RawServer | undefined;
+  beforeAll(async () => {
+    raw = await RawServer.start();
+  });
+  afterEach(async () => {
+    await raw!.waitForNoSockets(socketWaitMs);
+    expect(process_.failures).toEqual([]);
+  });
+  afterAll(() => raw!.stop());
+  return () => raw!;
 }
 
 /** What one hostile case did to the two ways of watching, and to the process meanwhile. */
