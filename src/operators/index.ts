@@ -39,3 +39,4 @@ export type {
 export { shareWatch } from './shareWatch.js';
 export type { ShareWatchConfig } from './shareWatch.js';
 export type { AnyWatchEvent } from './internal/events.js';
+export { INITIAL_EVENTS_END_ANNOTATION } from './internal/events.js';

@@ -4,8 +4,8 @@ import type { Readable } from 'node:stream';
 import { WatchError } from '../WatchError.js';
 import type { Cluster } from '../types.js';
 import { agentFor, plainHeaders, resolveConnection } from './connection.js';
-import { rememberCredentials } from './credentials.js';
-import { networkError, redactSecrets, statusToWatchError } from './statusError.js';
+import { redactSecrets, rememberCredentials } from './credentials.js';
+import { networkError, statusToWatchError } from './statusError.js';
 
 /** The most of an error body read to find its Status: error pages can be large, or endless. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;

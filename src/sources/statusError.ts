@@ -1,8 +1,6 @@
 import { WatchError, errorTypeForStatus } from '../WatchError.js';
 import { redactDeep, redactSecrets, redactedCause } from './credentials.js';
 
-export { redactSecrets } from './credentials.js';
-
 /** A Kubernetes `Status` object, as far as kube-rx reads it. */
 export interface KubeStatus {
   kind?: string;

@@ -1,7 +1,7 @@
 import { WatchError } from '../WatchError.js';
 import type { Cluster, ResourceRef, WatchOptions } from '../types.js';
 import { openRequest, type OpenResult } from './httpRequest.js';
-import { describeResourcePath, resourcePath } from './resourcePath.js';
+import { resourcePath } from './resourcePath.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [
@@ -90,5 +90,3 @@ export async function openWatch(
   const result = await openRequest(cluster, request.path, request.query, signal);
   return { ...result, resourcePath: request.path };
 }
-
-export { describeResourcePath };

@@ -1,4 +1,5 @@
-import type { KubernetesObject, WatchObjectEvent } from '../../types.js';
+import type { WatchObjectEvent } from '../../types.js';
+import { defaultKey } from '../../operators/internal/events.js';
 import type { TableLayout } from './columns.js';
 
 /** Turns watch events into output lines. */
@@ -43,10 +44,10 @@ export class TablePrinter implements EventPrinter {
     this.pending = undefined;
     // The initial listing may have relisted differences; only the last state of each object counts.
     const latest = new Map<string, WatchObjectEvent>();
-    for (const e of initial) latest.set(keyOf(e.object), e);
+    for (const e of initial) latest.set(defaultKey(e.object), e);
     const rows = [...latest.values()]
       .filter((e) => e.type !== 'DELETED')
-      .sort((a, b) => keyOf(a.object).localeCompare(keyOf(b.object)))
+      .sort((a, b) => defaultKey(a.object).localeCompare(defaultKey(b.object)))
       .map((e) => this.cells(e));
     const headers = this.layout.columns.map((c) => c.header);
     this.widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -90,8 +91,4 @@ export class NamePrinter implements EventPrinter {
     this.writeLine(`${this.nameKind}/${event.object.metadata?.name ?? ''}`);
   }
   synced(): void {}
-}
-
-function keyOf(object: KubernetesObject): string {
-  return `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
 }

@@ -1,7 +1,12 @@
 import type { KubernetesObject, WatchEvent, WatchEventType } from '../../types.js';
 
-/** The annotation the API server puts on the BOOKMARK that ends a watch's initial events. */
-export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+/**
+ * The annotation the API server puts on the BOOKMARK that ends a watch's initial events.
+ *
+ * @example
+ * event.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true';
+ */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 type Metadata = KubernetesObject['metadata'];
 
@@ -31,7 +36,7 @@ export function resourceVersionOf(event: {
 }
 
 export function hasInitialEventsEndAnnotation(object: unknown): boolean {
-  return metadataOf(object)?.annotations?.[INITIAL_EVENTS_END] === 'true';
+  return metadataOf(object)?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true';
 }
 
 /**
@@ -45,7 +50,7 @@ export function initialEventsEndObject<T>(template: T, resourceVersion: string |
     metadata: {
       ...metadata,
       resourceVersion,
-      annotations: { ...metadata?.annotations, [INITIAL_EVENTS_END]: 'true' },
+      annotations: { ...metadata?.annotations, [INITIAL_EVENTS_END_ANNOTATION]: 'true' },
     },
   } as T;
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { INITIAL_EVENTS_END_ANNOTATION } from '../marbles/builders.js';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../operators/internal/events.js';
 import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './objectStore.js';
 import type { CollectionQuery } from './query.js';
 import type { ObjectMatcher } from './selectors.js';

@@ -1,4 +1,6 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
+import { initialEventsEndObject } from '../../operators/internal/events.js';
+import { definedOptions } from '../../sources/WatchSource.js';
 import { WatchError, errorTypeForStatus as errorTypeFor } from '../../WatchError.js';
 import type {
   KubernetesObject,
@@ -7,13 +9,7 @@ import type {
   WatchObjectEvent,
 } from '../../types.js';
 
-/**
- * The annotation the API server puts on the bookmark that ends the initial events.
- *
- * @example
- * event.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true';
- */
-export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+export { INITIAL_EVENTS_END_ANNOTATION } from '../../operators/internal/events.js';
 
 /** A shallow patch of an object, its nested objects (such as `metadata`) merged one level deep. */
 export type ObjectPatch<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[K]> : T[K] };
@@ -118,9 +114,9 @@ export function bookmark<T = KubernetesObject>(
   resourceVersion: string,
   { initialEventsEnd = false, kind = 'Pod', apiVersion = 'v1' } = {},
 ): WatchObjectEvent<T> {
-  const metadata: Record<string, unknown> = { resourceVersion };
-  if (initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
-  return { type: 'BOOKMARK', object: { kind, apiVersion, metadata } as T, resourceVersion };
+  const plain = { kind, apiVersion, metadata: { resourceVersion } } as T;
+  const object = initialEventsEnd ? initialEventsEndObject(plain, resourceVersion) : plain;
+  return { type: 'BOOKMARK', object, resourceVersion };
 }
 
 /**
@@ -189,12 +185,8 @@ export function watchError(
     errorType: errorType ?? errorTypeFor(statusCode),
     statusCode,
     resourcePath,
-    ...definedOnly(rest),
+    ...definedOptions(rest),
   });
-}
-
-function definedOnly<O extends object>(o: O): O {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as O;
 }
 
 /**
