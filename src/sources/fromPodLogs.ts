@@ -1,9 +1,8 @@
 import { Observable } from 'rxjs';
-import type { Readable } from 'node:stream';
 import { WatchError } from '../WatchError.js';
 import type { Cluster } from '../types.js';
-import { linkedAbort } from './abortLink.js';
 import { openRequest } from './httpRequest.js';
+import { streamResponse } from './streamResponse.js';
 import { LineFramer } from './lineFramer.js';
 import { assertSegment, resourcePath } from './resourcePath.js';
 import { networkError } from './statusError.js';
@@ -93,22 +92,18 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
     if (timestamps) query.set('timestamps', 'true');
     if (previous) query.set('previous', 'true');
 
-    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
-    let release: (() => void) | undefined;
-    let body: Readable | undefined;
-    openRequest(cluster, path, query, controller.signal, { accept: 'text/plain, */*' }).then(
-      (opened) => {
-        if (controller.signal.aborted) return opened.ok && opened.response.release();
-        if (!opened.ok) return subscriber.error(opened.error);
-        release = opened.response.release;
-        const stream = (body = opened.response.body);
-        const framer = new LineFramer((line) => (subscriber.next(line), !subscriber.closed), {
-          maxLineBytes,
-          skipBlank: false,
-        });
-        stream.on('data', (chunk: Buffer) => {
-          if (framer.write(chunk) || subscriber.closed) return;
-          stream.removeAllListeners('data');
+    const framer = new LineFramer((line) => (subscriber.next(line), !subscriber.closed), {
+      maxLineBytes,
+      skipBlank: false,
+    });
+    return streamResponse(
+      subscriber,
+      options.signal,
+      (signal) => openRequest(cluster, path, query, signal, { accept: 'text/plain, */*' }),
+      {
+        failed: (error) => subscriber.error(error),
+        chunk: (chunk) => {
+          if (framer.write(chunk) || !framer.tooLong) return true;
           subscriber.error(
             new WatchError(`a log line is longer than maxLineBytes (${path})`, {
               errorType: 'PARSE_ERROR',
@@ -116,23 +111,14 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
               resourcePath: path,
             }),
           );
-        });
-        stream.once('end', () => {
+          return false;
+        },
+        end: () => {
           framer.end();
           subscriber.complete();
-        });
-        stream.on('error', (cause) => {
-          if (!controller.signal.aborted)
-            subscriber.error(networkError(path, cause, 'the log stream failed'));
-        });
-        stream.resume();
+        },
+        broken: (cause) => subscriber.error(networkError(path, cause, 'the log stream failed')),
       },
     );
-    return () => {
-      unlink();
-      controller.abort();
-      body?.removeAllListeners('data');
-      release?.();
-    };
   });
 }

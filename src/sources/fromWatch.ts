@@ -1,12 +1,11 @@
 import { Observable } from 'rxjs';
-import type { Readable } from 'node:stream';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import { linkedAbort } from './abortLink.js';
 import { fromList } from './fromList.js';
 import { networkError } from './statusError.js';
 import { createWatchSource, type WatchSource } from './WatchSource.js';
 import { WatchLineDecoder } from './watchLineDecoder.js';
 import { openWatch } from './watchRequest.js';
+import { streamResponse } from './streamResponse.js';
 
 /**
  * A cold Observable of one watch: each subscription sends one request with exactly the request,
@@ -56,64 +55,36 @@ function watchConnection<T>(
   options: WatchOptions,
 ): Observable<WatchEvent<T>> {
   return new Observable<WatchEvent<T>>((subscriber) => {
-    if (options.signal?.aborted) {
-      subscriber.complete();
-      return;
-    }
-    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
-    let release: (() => void) | undefined;
-    let body: Readable | undefined;
-
-    openWatch(cluster, resource, options, controller.signal).then(
-      (opened) => {
-        if (!opened.ok) {
-          if (!controller.signal.aborted) {
-            subscriber.next({ type: 'ERROR', error: opened.error });
-            subscriber.complete();
-          }
-          return;
+    let resourcePath = '';
+    let decoder: WatchLineDecoder<T> | undefined;
+    return streamResponse(
+      subscriber,
+      options.signal,
+      async (signal) => {
+        const opened = await openWatch(cluster, resource, options, signal);
+        resourcePath = opened.resourcePath;
+        if (opened.ok) {
+          const emit = (event: WatchEvent<T>) => subscriber.next(event);
+          decoder = new WatchLineDecoder<T>(emit, { ...options, resourcePath });
         }
-        release = opened.response.release;
-        if (subscriber.closed) return release();
-        const stream = (body = opened.response.body);
-        const decoder = new WatchLineDecoder<T>((event) => subscriber.next(event), {
-          ...options,
-          resourcePath: opened.resourcePath,
-        });
-        const finish = () => {
-          stream.removeAllListeners('data');
-          subscriber.complete();
-        };
-        stream.on('data', (chunk: Buffer) => {
-          if (subscriber.closed) return decoder.stop();
-          if (!decoder.write(chunk)) finish();
-        });
-        stream.once('end', () => {
-          decoder.end();
-          subscriber.complete();
-        });
-        stream.on('error', (cause) => {
-          if (controller.signal.aborted || subscriber.closed) return;
-          subscriber.next({
-            type: 'ERROR',
-            error: networkError(opened.resourcePath, cause, 'the watch stream failed'),
-          });
-          subscriber.complete();
-        });
-        stream.resume();
+        return opened;
       },
-      (cause) => {
-        // openWatch reports failures as results; this is a bug guard, still errors as data.
-        subscriber.next({ type: 'ERROR', error: networkError('', cause) });
-        subscriber.complete();
+      {
+        failed: (failure) => {
+          subscriber.next({ type: 'ERROR', error: failure });
+          subscriber.complete();
+        },
+        chunk: (chunk) => decoder!.write(chunk) || (subscriber.complete(), false),
+        end: () => {
+          decoder!.end();
+          subscriber.complete();
+        },
+        broken: (cause) => {
+          const error = networkError(resourcePath, cause, 'the watch stream failed');
+          subscriber.next({ type: 'ERROR', error });
+          subscriber.complete();
+        },
       },
     );
-
-    return () => {
-      unlink();
-      controller.abort();
-      body?.removeAllListeners('data');
-      release?.();
-    };
   });
 }

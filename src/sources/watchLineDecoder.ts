@@ -112,9 +112,4 @@ export class WatchLineDecoder<T> {
     this.fail(message.replace('skipped a line', 'a line'));
     return false;
   }
-
-  /** Stops decoding: what follows is dropped (the consumer has gone). */
-  stop(): void {
-    this.done = true;
-  }
 }
