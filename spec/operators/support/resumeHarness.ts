@@ -1,10 +1,10 @@
 // Runs a resumed pipeline in virtual time and writes what happened, events and lifecycle alike,
 // as one timeline of "<ms> <what>" lines, so a spec states the whole story in order.
+import { describeLifecycle } from '../../support/resumedPipeline.js';
 import type { Context } from 'rxjs-marbles/jest';
 import type { Observable } from 'rxjs';
 import {
   resumeFromResourceVersion,
-  type LifecycleEvent,
   type ResumeConfig,
 } from '../../../src/operators/resumeFromResourceVersion.js';
 import { errorEvent } from '../../../src/testing/marbles/builders.js';
@@ -20,20 +20,7 @@ export function describeEvent(event: WatchEvent<KubernetesObject>): string {
   return `${event.type} ${metadata?.name}@${metadata?.resourceVersion}`;
 }
 
-export function describeLifecycle(event: LifecycleEvent): string {
-  switch (event.type) {
-    case 'connecting':
-      return `connecting ${event.resourceVersion ?? '-'}`;
-    case 'disconnected':
-      return `disconnected ${event.reason}${event.error ? ` ${event.error.statusCode}` : ''}`;
-    case 'backoff':
-      return `backoff ${event.delay} #${event.attempt} ${event.error.statusCode}`;
-    case 'relist-end':
-      return `relist-end ${event.count}`;
-    default:
-      return event.type;
-  }
-}
+export { describeLifecycle };
 
 export interface Run {
   timeline: string[];
