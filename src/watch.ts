@@ -1,8 +1,11 @@
-import type { Readable } from 'node:stream';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from './types.js';
 import { networkError } from './sources/statusError.js';
 import { WatchLineDecoder } from './sources/watchLineDecoder.js';
 import { openWatch } from './sources/watchRequest.js';
+import type { StreamingBody } from './sources/streamingBody.js';
+
+/** Events decoded and not yet taken by the consumer, past which the socket is paused. */
+const HIGH_WATER_EVENTS = 1024;
 
 /**
  * Watches one resource: one `GET ...?watch=true`, as an async generator of events. Errors are
@@ -37,45 +40,74 @@ export async function* watchResource<T = KubernetesObject>(
   const { signal } = options;
   if (signal?.aborted) return;
   const controller = new AbortController();
-  const abort = () => controller.abort();
+  let wake: (() => void) | undefined;
+  const abort = () => {
+    controller.abort();
+    wake?.();
+  };
   signal?.addEventListener('abort', abort, { once: true });
-  let release: (() => void) | undefined;
+  let body: StreamingBody | undefined;
   try {
     const opened = await openWatch(cluster, resource, options, controller.signal);
     if (!opened.ok) {
       if (!controller.signal.aborted) yield { type: 'ERROR', error: opened.error };
       return;
     }
-    release = opened.response.release;
-    const batch: WatchEvent<T>[] = [];
-    const decoder = new WatchLineDecoder<T>((event) => batch.push(event), {
+    const stream = (body = opened.body);
+    // Events are decoded as the bytes arrive and queued for the consumer; past a bound the
+    // socket is paused until the consumer catches up.
+    let queue: WatchEvent<T>[] = [];
+    let ended = false;
+    let paused = false;
+    const decoder = new WatchLineDecoder<T>((event) => queue.push(event), {
       ...options,
       resourcePath: opened.resourcePath,
     });
-    try {
-      for await (const chunk of opened.response.body as Readable) {
-        const more = decoder.write(chunk as Buffer);
-        // Yielding a batch per chunk keeps the per-event cost to one generator step.
-        for (let i = 0; i < batch.length; i++) {
-          if (controller.signal.aborted) return;
-          yield batch[i];
+    stream.start({
+      bytes: (buffer, start, end) => {
+        const more = decoder.write(buffer, start, end);
+        if (!more) ended = true;
+        else if (queue.length >= HIGH_WATER_EVENTS && !paused) {
+          paused = true;
+          stream.pause();
         }
-        batch.length = 0;
-        if (!more) return;
+        wake?.();
+        return more;
+      },
+      end: () => {
+        decoder.end();
+        ended = true;
+        wake?.();
+      },
+      fail: (cause) => {
+        const error = networkError(opened.resourcePath, cause, 'the watch stream failed');
+        queue.push({ type: 'ERROR', error });
+        ended = true;
+        wake?.();
+      },
+    });
+    while (!controller.signal.aborted) {
+      if (queue.length === 0) {
+        if (ended) return;
+        if (paused) {
+          paused = false;
+          stream.resume();
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        continue;
       }
-      decoder.end();
-      if (!controller.signal.aborted) yield* batch;
-    } catch (cause) {
-      if (controller.signal.aborted) return;
-      yield* batch;
-      yield {
-        type: 'ERROR',
-        error: networkError(opened.resourcePath, cause, 'the watch stream failed'),
-      };
+      // One generator step per event, and no promise per event beyond it.
+      const batch = queue;
+      queue = [];
+      for (let i = 0; i < batch.length; i++) {
+        if (controller.signal.aborted) return;
+        yield batch[i];
+      }
     }
   } finally {
     signal?.removeEventListener('abort', abort);
     controller.abort();
-    release?.();
+    body?.release();
   }
 }

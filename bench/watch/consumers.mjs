@@ -308,15 +308,12 @@ export const consumers = {
           (event) => {
             if (done) return;
             if (event.type === 'ERROR') throw event.error;
-            if (tally.add(event.type, event.object)) {
-              done = true;
-              decoder.stop();
-            }
+            if (tally.add(event.type, event.object)) done = true;
           },
           { resourcePath: '/api/v1/pods' },
         );
-        for (const chunk of first) if (!decoder.write(chunk)) break;
-        while (!done) for (const chunk of cycle) if (!decoder.write(chunk)) break;
+        for (const chunk of first) if (done || !decoder.write(chunk)) break;
+        while (!done) for (const chunk of cycle) if (done || !decoder.write(chunk)) break;
         return tally;
       };
     },

@@ -64,4 +64,26 @@ describe('LineFramer', () => {
     expect(framer.write(Buffer.from('a\nb\nc\n'))).toBe(false);
     expect(lines).toEqual(['a', 'b']);
   });
+
+  it('reads only the range it is given, and only during the call: a reused read buffer cannot corrupt a held line', () => {
+    const long = 'x'.repeat(20_000);
+    const text = `héllo 🚀\r\n${long}\n{"a":"日本語"}\n\nlast 😀`;
+    const bytes = Buffer.from(text, 'utf8');
+    const expected = ['héllo 🚀', long, '{"a":"日本語"}', 'last 😀'];
+    for (const size of [1, 2, 3, 7, 1000, 65_536]) {
+      const lines: string[] = [];
+      const framer = new LineFramer((l) => (lines.push(l), true), { maxLineBytes: 50_000 });
+      // One read buffer for every read, as a socket with `onread` gives, with bytes around the range.
+      const readBuffer = Buffer.alloc(size + 8);
+      for (let at = 0; at < bytes.length; at += size) {
+        const end = Math.min(at + size, bytes.length);
+        readBuffer.fill('\n');
+        bytes.copy(readBuffer, 4, at, end);
+        if (!framer.write(readBuffer, 4, 4 + end - at)) throw new Error(`stopped at ${at}`);
+        readBuffer.fill('#');
+      }
+      framer.end();
+      expect(lines).toEqual(expected);
+    }
+  });
 });

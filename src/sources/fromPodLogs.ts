@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import { WatchError } from '../WatchError.js';
 import type { Cluster } from '../types.js';
-import { openRequest } from './httpRequest.js';
+import { openStream } from './streamingBody.js';
 import { streamResponse } from './streamResponse.js';
 import { LineFramer } from './lineFramer.js';
 import { assertSegment, resourcePath } from './resourcePath.js';
@@ -99,11 +99,11 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
     return streamResponse(
       subscriber,
       options.signal,
-      (signal) => openRequest(cluster, path, query, signal, { accept: 'text/plain, */*' }),
+      (signal) => openStream(cluster, path, query, signal, { accept: 'text/plain, */*' }),
       {
         failed: (error) => subscriber.error(error),
-        chunk: (chunk) => {
-          if (framer.write(chunk) || !framer.tooLong) return true;
+        bytes: (buffer, start, end) => {
+          if (framer.write(buffer, start, end) || !framer.tooLong) return true;
           subscriber.error(
             new WatchError(`a log line is longer than maxLineBytes (${path})`, {
               errorType: 'PARSE_ERROR',

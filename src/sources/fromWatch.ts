@@ -74,7 +74,8 @@ function watchConnection<T>(
           subscriber.next({ type: 'ERROR', error: failure });
           subscriber.complete();
         },
-        chunk: (chunk) => decoder!.write(chunk) || (subscriber.complete(), false),
+        bytes: (buffer, start, end) =>
+          decoder!.write(buffer, start, end) || (subscriber.complete(), false),
         end: () => {
           decoder!.end();
           subscriber.complete();

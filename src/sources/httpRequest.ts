@@ -2,13 +2,13 @@ import type http from 'node:http';
 import fetch, { type Response } from 'node-fetch';
 import type { Readable } from 'node:stream';
 import { WatchError } from '../WatchError.js';
-import type { Cluster } from '../types.js';
+import type { Cluster, ResolvedConnection } from '../types.js';
 import { agentFor, plainHeaders, resolveConnection } from './connection.js';
 import { redactSecrets, rememberCredentials } from './credentials.js';
-import { networkError, statusToWatchError } from './statusError.js';
+import { answerToWatchError, networkError } from './statusError.js';
 
 /** The most of an error body read to find its Status: error pages can be large, or endless. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** An open response body, with what is needed to release its socket at once. */
 export interface OpenResponse {
@@ -21,26 +21,30 @@ export interface OpenResponse {
 
 export type OpenResult = { ok: true; response: OpenResponse } | { ok: false; error: WatchError };
 
+/** A request ready to send: where, with which headers (credentials included), through which agent. */
+export interface PreparedRequest {
+  url: string;
+  resourcePath: string;
+  headers: Record<string, string>;
+  agent: http.Agent;
+  /** The connection's node-fetch options, as resolved. */
+  init: ResolvedConnection['init'];
+}
+
 /**
- * Sends one GET and returns the open body, or the failure as a {@link WatchError}: credentials
- * that cannot be resolved (401, nothing sent), network failures (0), non-2xx answers mapped
- * from their Status body and Retry-After. Redirects are never followed.
- *
- * node-fetch 2 neither frees the socket when its body is destroyed nor reports some broken
- * responses (a body shorter than its Content-Length) to the body, so the request is tracked
- * through its agent: `release()` destroys it, and an incomplete response fails the body.
+ * Resolves credentials afresh and builds one GET: a {@link WatchError} when they cannot be
+ * resolved (401, nothing sent) or when `signal` was aborted meanwhile.
  */
-export async function openRequest(
+export async function prepareRequest(
   cluster: Cluster,
   resourcePath: string,
   query: URLSearchParams,
   signal: AbortSignal,
-  { accept = 'application/json', compress = false }: { accept?: string; compress?: boolean } = {},
-): Promise<OpenResult> {
-  let server: string;
-  let init: Awaited<ReturnType<typeof resolveConnection>>['init'];
+  accept: string,
+): Promise<{ ok: true; request: PreparedRequest } | { ok: false; error: WatchError }> {
+  let resolved: ResolvedConnection;
   try {
-    ({ server, init } = await resolveConnection(cluster));
+    resolved = await resolveConnection(cluster);
   } catch (cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
     const error = new WatchError(
@@ -54,12 +58,44 @@ export async function openRequest(
     return { ok: false, error };
   }
   if (signal.aborted) return aborted(resourcePath);
+  const { server, init } = resolved;
   const headers = { ...plainHeaders(init.headers), accept };
   rememberCredentials(server, headers);
-
   const search = query.toString();
   const url = server.replace(/\/+$/, '') + resourcePath + (search ? `?${search}` : '');
-  const tracked = trackRequests(agentFor(server, init.agent));
+  const agent = agentFor(server, init.agent);
+  return { ok: true, request: { url, resourcePath, headers, agent, init } };
+}
+
+/**
+ * Sends one GET and returns the open body, or the failure as a {@link WatchError}: credentials
+ * that cannot be resolved (401, nothing sent), network failures (0), non-2xx answers mapped
+ * from their Status body and Retry-After. Redirects are never followed.
+ */
+export async function openRequest(
+  cluster: Cluster,
+  resourcePath: string,
+  query: URLSearchParams,
+  signal: AbortSignal,
+  { accept = 'application/json', compress = false }: { accept?: string; compress?: boolean } = {},
+): Promise<OpenResult> {
+  const prepared = await prepareRequest(cluster, resourcePath, query, signal, accept);
+  return prepared.ok ? fetchPrepared(prepared.request, signal, compress) : prepared;
+}
+
+/**
+ * Sends a prepared request with node-fetch (the client-node 1.x transport).
+ *
+ * node-fetch 2 neither frees the socket when its body is destroyed nor reports some broken
+ * responses (a body shorter than its Content-Length) to the body, so the request is tracked
+ * through its agent: `release()` destroys it, and an incomplete response fails the body.
+ */
+export async function fetchPrepared(
+  { url, resourcePath, headers, agent, init }: PreparedRequest,
+  signal: AbortSignal,
+  compress = false,
+): Promise<OpenResult> {
+  const tracked = trackRequests(agent);
   let response: Response;
   try {
     response = await fetch(url, {
@@ -88,8 +124,22 @@ export async function openRequest(
   });
 
   if (response.status < 200 || response.status > 299) {
-    const error = await errorFromResponse(response, resourcePath, body);
+    let text = '';
+    try {
+      text = await readBounded(body, MAX_ERROR_BODY_BYTES);
+    } catch {
+      // An unreadable error body still has its status code.
+    }
     tracked.release();
+    const error = answerToWatchError(
+      {
+        statusCode: response.status,
+        statusText: response.statusText,
+        retryAfter: response.headers.get('retry-after'),
+        body: text,
+      },
+      resourcePath,
+    );
     return { ok: false, error };
   }
   const incoming = compress ? undefined : tracked.response();
@@ -124,7 +174,8 @@ function skipPassThrough(incoming: http.IncomingMessage, piped: Readable): Reada
   return incoming;
 }
 
-function aborted(resourcePath: string): OpenResult {
+/** The result of a request that `signal` aborted. */
+export function aborted(resourcePath: string): { ok: false; error: WatchError } {
   return {
     ok: false,
     error: new WatchError(`aborted (${resourcePath})`, {
@@ -133,33 +184,6 @@ function aborted(resourcePath: string): OpenResult {
       resourcePath,
     }),
   };
-}
-
-async function errorFromResponse(
-  response: Response,
-  resourcePath: string,
-  body: Readable,
-): Promise<WatchError> {
-  let text = '';
-  try {
-    text = await readBounded(body, MAX_ERROR_BODY_BYTES);
-  } catch {
-    // An unreadable error body still has its status code.
-  }
-  let status: unknown;
-  try {
-    status = JSON.parse(text);
-  } catch {
-    status = undefined;
-  }
-  const isRedirect = response.status >= 300 && response.status < 400;
-  return statusToWatchError(status, resourcePath, {
-    fallbackCode: response.status,
-    fallbackMessage: isRedirect
-      ? `redirect not followed (${response.statusText || 'redirect'})`
-      : response.statusText || undefined,
-    retryAfterHeader: response.headers.get('retry-after'),
-  });
 }
 
 /** Reads a body as text, up to `limit` bytes, then stops reading. */

@@ -1,5 +1,9 @@
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
+/** The first size of the buffer that holds a partial line. */
+const INITIAL_PENDING_BYTES = 16 * 1024;
+/** The largest partial-line buffer kept once its line is out. */
+const KEPT_PENDING_BYTES = 1024 * 1024;
 
 /** Options of a {@link LineFramer}. */
 export interface LineFramerConfig {
@@ -12,12 +16,14 @@ export interface LineFramerConfig {
 /**
  * Cuts a byte stream into lines (`\r?\n`; a last line without one counts at `end()`), on bytes,
  * so a multi-byte character split across chunks survives: a line is decoded only once it is
- * complete. A partial line is held only up to `maxLineBytes`; past that, `write` returns false
- * and `tooLong` is set, without buffering the rest.
+ * complete. The bytes written are only read during `write` (they may live in a reused read
+ * buffer): a line within one write is decoded straight from it, and only a partial line is
+ * copied, into one buffer of the framer's own that grows up to `maxLineBytes`. Past that,
+ * `write` returns false and `tooLong` is set, without buffering the rest.
  */
 export class LineFramer {
   tooLong = false;
-  private pending: Buffer[] = [];
+  private pending: Buffer | undefined;
   private pendingBytes = 0;
   private readonly maxLineBytes: number;
   private readonly skipBlank: boolean;
@@ -31,70 +37,75 @@ export class LineFramer {
     this.skipBlank = skipBlank;
   }
 
-  /** Frames every complete line of `chunk`; false once framing must stop. */
-  write(chunk: Buffer): boolean {
+  /** Frames every complete line of `chunk[start, end)`; false once framing must stop. */
+  write(chunk: Buffer, start = 0, end = chunk.length): boolean {
     if (this.tooLong) return false;
-    let start = 0;
-    let newline = chunk.indexOf(NEWLINE);
+    let newline = chunk.indexOf(NEWLINE, start);
+    if (newline >= end) newline = -1;
     if (this.pendingBytes > 0) {
-      if (newline === -1) return this.hold(chunk, 0);
-      const bytes = this.pendingBytes + newline;
-      if (
-        bytes - (this.lastByteBefore(chunk, newline) === CARRIAGE_RETURN ? 1 : 0) >
-        this.maxLineBytes
-      ) {
-        return this.overflow();
-      }
-      this.pending.push(chunk.subarray(0, newline));
-      const line = Buffer.concat(this.pending, bytes).toString('utf8');
-      this.pending = [];
+      if (newline === -1) return this.hold(chunk, start, end);
+      if (!this.hold(chunk, start, newline)) return false;
+      let bytes = this.pendingBytes;
+      if (bytes > 0 && this.pending![bytes - 1] === CARRIAGE_RETURN) bytes--;
+      if (bytes > this.maxLineBytes) return this.overflow();
       this.pendingBytes = 0;
-      if (!this.emit(line.endsWith('\r') ? line.slice(0, -1) : line)) return false;
+      const held = this.pending!;
+      // A buffer grown for one long line is not kept for the rest of the stream.
+      if (held.length > KEPT_PENDING_BYTES) this.pending = undefined;
+      if (!this.emit(held, 0, bytes)) return false;
       start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
+      newline = start < end ? chunk.indexOf(NEWLINE, start) : -1;
+      if (newline >= end) newline = -1;
     }
     while (newline !== -1) {
-      let end = newline;
-      if (end > start && chunk[end - 1] === CARRIAGE_RETURN) end--;
-      if (end - start > this.maxLineBytes) return this.overflow();
-      if ((end > start || !this.skipBlank) && !this.onLine(chunk.toString('utf8', start, end)))
-        return false;
+      let lineEnd = newline;
+      if (lineEnd > start && chunk[lineEnd - 1] === CARRIAGE_RETURN) lineEnd--;
+      if (lineEnd - start > this.maxLineBytes) return this.overflow();
+      if (!this.emit(chunk, start, lineEnd)) return false;
       start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
+      newline = start < end ? chunk.indexOf(NEWLINE, start) : -1;
+      if (newline >= end) newline = -1;
     }
-    return start < chunk.length ? this.hold(chunk, start) : true;
+    return start < end ? this.hold(chunk, start, end) : true;
   }
 
   /** The stream ended: frames the last line if it had no line ending. */
   end(): void {
     if (this.tooLong || this.pendingBytes === 0) return;
-    const line = Buffer.concat(this.pending, this.pendingBytes).toString('utf8');
-    this.pending = [];
+    let bytes = this.pendingBytes;
+    if (this.pending![bytes - 1] === CARRIAGE_RETURN) bytes--;
     this.pendingBytes = 0;
-    this.emit(line.endsWith('\r') ? line.slice(0, -1) : line);
+    this.emit(this.pending!, 0, bytes);
   }
 
-  private lastByteBefore(chunk: Buffer, newline: number): number | undefined {
-    if (newline > 0) return chunk[newline - 1];
-    const last = this.pending[this.pending.length - 1];
-    return last[last.length - 1];
+  private emit(bytes: Buffer, start: number, end: number): boolean {
+    if (end === start && this.skipBlank) return true;
+    return this.onLine(bytes.toString('utf8', start, end));
   }
 
-  private emit(line: string): boolean {
-    return line === '' && this.skipBlank ? true : this.onLine(line);
-  }
-
-  private hold(chunk: Buffer, start: number): boolean {
-    this.pendingBytes += chunk.length - start;
+  /** Copies `chunk[start, end)` after the partial line held so far. */
+  private hold(chunk: Buffer, start: number, end: number): boolean {
+    const length = end - start;
+    const needed = this.pendingBytes + length;
     // One byte of slack: a held line may end with the `\r` of its line ending.
-    if (this.pendingBytes > this.maxLineBytes + 1) return this.overflow();
-    this.pending.push(start === 0 ? chunk : chunk.subarray(start));
+    if (needed > this.maxLineBytes + 1) return this.overflow();
+    if (!this.pending || needed > this.pending.length) {
+      const size = Math.min(
+        this.maxLineBytes + 1,
+        Math.max(needed, INITIAL_PENDING_BYTES, (this.pending?.length ?? 0) * 2),
+      );
+      const grown = Buffer.allocUnsafe(size);
+      if (this.pendingBytes > 0) this.pending!.copy(grown, 0, 0, this.pendingBytes);
+      this.pending = grown;
+    }
+    chunk.copy(this.pending, this.pendingBytes, start, end);
+    this.pendingBytes = needed;
     return true;
   }
 
   private overflow(): false {
     this.tooLong = true;
-    this.pending = [];
+    this.pending = undefined;
     this.pendingBytes = 0;
     return false;
   }

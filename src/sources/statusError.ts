@@ -49,6 +49,33 @@ export function statusToWatchError(
   );
 }
 
+/** A non-2xx answer, as far as its error is concerned. */
+export interface ErrorAnswer {
+  statusCode: number;
+  statusText: string;
+  retryAfter: string | null | undefined;
+  /** The start of the body (a Status, when the server sent one). */
+  body: string;
+}
+
+/** The {@link WatchError} for a non-2xx answer; a redirect is reported as not followed. */
+export function answerToWatchError(answer: ErrorAnswer, resourcePath: string): WatchError {
+  let status: unknown;
+  try {
+    status = JSON.parse(answer.body);
+  } catch {
+    status = undefined;
+  }
+  const isRedirect = answer.statusCode >= 300 && answer.statusCode < 400;
+  return statusToWatchError(status, resourcePath, {
+    fallbackCode: answer.statusCode,
+    fallbackMessage: isRedirect
+      ? `redirect not followed (${answer.statusText || 'redirect'})`
+      : answer.statusText || undefined,
+    retryAfterHeader: answer.retryAfter,
+  });
+}
+
 function retryAfter(fromStatus: unknown, header: string | null | undefined): number | undefined {
   if (typeof fromStatus === 'number' && Number.isFinite(fromStatus) && fromStatus >= 0)
     return fromStatus;

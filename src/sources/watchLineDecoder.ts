@@ -42,10 +42,13 @@ export class WatchLineDecoder<T> {
     this.framer = new LineFramer((line) => this.line(line), { maxLineBytes });
   }
 
-  /** Decodes every complete line of `chunk`; returns false once the stream must end. */
-  write(chunk: Buffer): boolean {
+  /**
+   * Decodes every complete line of `chunk[start, end)` (read only during the call); returns
+   * false once the stream must end.
+   */
+  write(chunk: Buffer, start = 0, end = chunk.length): boolean {
     if (this.done) return false;
-    if (this.framer.write(chunk)) return true;
+    if (this.framer.write(chunk, start, end)) return true;
     if (this.framer.tooLong) {
       this.fail(`a line of the watch stream is longer than maxLineBytes`);
     }

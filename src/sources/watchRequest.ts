@@ -1,6 +1,6 @@
 import { WatchError } from '../WatchError.js';
 import type { Cluster, ResourceRef, WatchOptions } from '../types.js';
-import { openRequest, type OpenResult } from './httpRequest.js';
+import { openStream, type StreamOpenResult } from './streamingBody.js';
 import { resourcePath } from './resourcePath.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
@@ -83,10 +83,10 @@ export async function openWatch(
   resource: ResourceRef<unknown>,
   options: WatchOptions,
   signal: AbortSignal,
-): Promise<OpenResult & { resourcePath: string }> {
+): Promise<StreamOpenResult & { resourcePath: string }> {
   const request = watchRequest(resource, options);
   if ('error' in request)
     return { ok: false, error: request.error, resourcePath: request.error.resourcePath };
-  const result = await openRequest(cluster, request.path, request.query, signal);
+  const result = await openStream(cluster, request.path, request.query, signal);
   return { ...result, resourcePath: request.path };
 }

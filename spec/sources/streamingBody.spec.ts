@@ -1,0 +1,143 @@
+import http from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { lastValueFrom, toArray } from 'rxjs';
+import { fromWatch } from '../../src/sources/fromWatch.js';
+import { pods } from '../../src/sources/resources.js';
+import type { ClusterConnection, WatchEvent } from '../../src/types.js';
+import { watchResource } from '../../src/watch.js';
+import { RawServer, collect, line, rawPod, streamChunks } from '../support/rawServer.js';
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const names = (events: WatchEvent[]) =>
+  events.map((e) =>
+    e.type === 'ERROR' ? `ERROR:${e.error.errorType}` : (e.object.metadata?.name ?? ''),
+  );
+
+/** A ClusterConnection for the raw server with the given node-fetch options. */
+function connection(raw: RawServer, init: Record<string, unknown>, server = raw.url) {
+  return {
+    name: 'custom',
+    resolve: async () => ({
+      server,
+      init: { headers: { authorization: 'Bearer custom-token' }, ...init },
+    }),
+  } as ClusterConnection;
+}
+
+describe('the streaming transport', () => {
+  let raw: RawServer;
+  beforeAll(async () => {
+    raw = await RawServer.start();
+  });
+  afterEach(async () => {
+    await raw.waitForNoSockets(2000);
+    raw.requests.length = 0;
+  });
+  afterAll(() => raw.stop());
+
+  const answer = streamChunks([
+    line('ADDED', rawPod('a', '1')),
+    line('MODIFIED', rawPod('a', '2')),
+  ]);
+
+  it("sends a KubeConfig's watch with kube-rx's own HTTP/1.1 client, one connection closed after", async () => {
+    raw.handler = answer;
+    const events = await collect(watchResource(raw.kubeConfig('kc-token'), pods));
+    expect(names(events)).toEqual(['a', 'a']);
+    const { headers } = raw.requests[0];
+    expect(headers['user-agent']).toBe('kube-rx');
+    expect(headers.connection).toBe('close');
+    expect(headers.authorization).toBe('Bearer kc-token');
+    expect(headers.accept).toBe('application/json');
+    expect(headers['accept-encoding']).toBeUndefined();
+    expect(headers.host).toBe(new URL(raw.url).host);
+  });
+
+  it('keeps the path prefix of a server URL (a cluster behind a proxy path)', async () => {
+    raw.handler = answer;
+    const prefixed = connection(raw, { agent: new http.Agent() }, `${raw.url}/k8s/clusters/c-1/`);
+    const events = await lastValueFrom(fromWatch(prefixed, pods).pipe(toArray()));
+    expect(names(events)).toEqual(['a', 'a']);
+    expect(raw.requests[0].path).toBe('/k8s/clusters/c-1/api/v1/pods');
+    expect(raw.requests[0].headers['user-agent']).toBe('kube-rx');
+  });
+
+  it('hands an agent of another kind (a proxy agent, say) to node-fetch, with the same results', async () => {
+    raw.handler = answer;
+    let connects = 0;
+    class CountingAgent extends http.Agent {
+      override createConnection(...args: Parameters<http.Agent['createConnection']>) {
+        connects++;
+        return super.createConnection(...args);
+      }
+    }
+    const custom = connection(raw, { agent: new CountingAgent() });
+    const viaGenerator = await collect(watchResource(custom, pods));
+    const viaObservable = await lastValueFrom(fromWatch(custom, pods).pipe(toArray()));
+    expect(names(viaGenerator)).toEqual(['a', 'a']);
+    expect(names(viaObservable)).toEqual(['a', 'a']);
+    expect(connects).toBe(2);
+    expect(raw.requests.map((r) => r.headers['user-agent'])).toEqual([
+      expect.stringMatching(/node-fetch/),
+      expect.stringMatching(/node-fetch/),
+    ]);
+    expect(raw.requests[0].headers.authorization).toBe('Bearer custom-token');
+  });
+
+  it('hands other node-fetch options, and credentials in the URL, to node-fetch', async () => {
+    raw.handler = answer;
+    const withOptions = connection(raw, { agent: new http.Agent(), size: 0 });
+    const withUserInfo = connection(raw, {}, raw.url.replace('http://', 'http://user:pw@'));
+    for (const cluster of [withOptions, withUserInfo])
+      expect(names(await collect(watchResource(cluster, pods)))).toEqual(['a', 'a']);
+    expect(raw.requests.map((r) => r.headers['user-agent'])).toEqual([
+      expect.stringMatching(/node-fetch/),
+      expect.stringMatching(/node-fetch/),
+    ]);
+  });
+
+  it('refuses a credential that would break the request, naming the header but not the value', async () => {
+    const broken = connection(raw, { headers: { authorization: 'Bearer x\r\nx-injected: 1' } });
+    const events = await collect(watchResource(broken, pods));
+    expect(names(events)).toEqual(['ERROR:SYSTEM_ERROR']);
+    const error = (events[0] as Extract<WatchEvent, { type: 'ERROR' }>).error;
+    expect(error.message).toMatch(/authorization header/);
+    expect(error.message).not.toMatch(/Bearer|injected/);
+    expect(raw.requests).toEqual([]);
+  });
+
+  it('stops reading while a watchResource consumer is not pulling, and loses nothing after', async () => {
+    const total = 30_000;
+    const padding = 'x'.repeat(2000);
+    let writtenWhileStalled = 0;
+    let written = 0;
+    raw.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let next = 0;
+      const pump = () => {
+        while (next < total) {
+          const event = line('MODIFIED', rawPod(`p${next}`, String(next + 1), { padding }));
+          written += event.length;
+          next++;
+          if (!res.write(event)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    };
+    const seen: string[] = [];
+    for await (const event of watchResource(raw.kubeConfig(), pods)) {
+      if (event.type === 'ERROR') throw event.error;
+      if (seen.length === 0) {
+        await wait(500);
+        writtenWhileStalled = written;
+      }
+      seen.push(event.resourceVersion!);
+    }
+    // About 60 MB are sent in all; a consumer that stalls holds the server to its buffers.
+    expect(written).toBeGreaterThan(55 * 2 ** 20);
+    expect(writtenWhileStalled).toBeLessThan(24 * 2 ** 20);
+    expect(seen.length).toBe(total);
+    expect(seen.every((version, i) => version === String(i + 1))).toBe(true);
+  });
+});
