@@ -3,7 +3,7 @@
 // that consumer's) and returns `run()`, which reads EVENTS events and resolves with a Tally.
 // Every consumer looks at every event the same way (Tally.add): its type and its object's
 // metadata.resourceVersion, so every event must have been fully parsed by then.
-import { URL, pathToFileURL } from 'node:url';
+import { URL, URLSearchParams, pathToFileURL } from 'node:url';
 import { PODS, eventLine, podTemplates, versionOf } from './pods.mjs';
 
 // KUBE_RX_DIST points the kube-rx consumers at another build (watch.bench.mjs --alt=<dist>), to
@@ -276,6 +276,50 @@ export const consumers = {
           response.on('error', (error) => (finished ? undefined : reject(error)));
         });
         request.on('error', reject);
+        return promise;
+      };
+    },
+  },
+
+  /**
+   * Diagnostic: kube-rx's own transport alone (src/sources/http1/): the same stream read the way
+   * fromWatch reads it, counting newlines in the byte ranges; no string is made and nothing is
+   * parsed. Compare with the node:http row.
+   */
+  kubeRxTransportOnly: {
+    kubeRx: true,
+    label: 'kube-rx transport alone (no parsing)',
+    async load({ server, events }) {
+      const { openStream } = await import(dist('sources/streamingBody.js'));
+      const kc = await kubeConfig(server);
+      return async () => {
+        const tally = new Tally(events);
+        const controller = new AbortController();
+        const opened = await openStream(
+          kc,
+          WATCH_PATH,
+          new URLSearchParams({ watch: 'true' }),
+          controller.signal,
+        );
+        if (!opened.ok) throw opened.error;
+        const { promise, resolve, reject } = deferred();
+        let finished = false;
+        opened.body.start({
+          bytes: (buffer, start, end) => {
+            for (let at = buffer.indexOf(10, start); at !== -1 && at < end;) {
+              if (tally.addVersion(versionOf(tally.count))) {
+                finished = true;
+                opened.body.release();
+                resolve(tally);
+                return false;
+              }
+              at = buffer.indexOf(10, at + 1);
+            }
+            return true;
+          },
+          end: () => resolve(tally),
+          fail: (error) => (finished ? undefined : reject(error)),
+        });
         return promise;
       };
     },
