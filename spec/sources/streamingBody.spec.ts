@@ -1,10 +1,13 @@
 import http from 'node:http';
+import https from 'node:https';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { lastValueFrom, toArray } from 'rxjs';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import { pods } from '../../src/sources/resources.js';
 import type { ClusterConnection, WatchEvent } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
+import { FakeKubeApiServer } from '../../src/testing/index.js';
+import { pod } from '../../src/testing/marbles/builders.js';
 import { RawServer, collect, line, rawPod, streamChunks } from '../support/rawServer.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -106,6 +109,25 @@ describe('the streaming transport', () => {
     expect(raw.requests).toEqual([]);
   });
 
+  it('reports what Node refuses before connecting (a port out of range, an unreadable client certificate) as data', async () => {
+    const badPort = connection(raw, { agent: new http.Agent() }, 'http://127.0.0.1:70000');
+    const badCert = connection(
+      raw,
+      { agent: new https.Agent({ cert: 'not a certificate', key: 'not a key' }) },
+      'https://127.0.0.1:1',
+    );
+    for (const cluster of [badPort, badCert]) {
+      const viaGenerator = await collect(watchResource(cluster, pods));
+      const viaObservable = await lastValueFrom(fromWatch(cluster, pods).pipe(toArray()));
+      for (const events of [viaGenerator, viaObservable]) {
+        expect(names(events)).toEqual(['ERROR:SYSTEM_ERROR']);
+        expect((events[0] as Extract<WatchEvent, { type: 'ERROR' }>).error.resourcePath).toBe(
+          '/api/v1/pods',
+        );
+      }
+    }
+  });
+
   it('stops reading while a watchResource consumer is not pulling, and loses nothing after', async () => {
     const total = 30_000;
     const padding = 'x'.repeat(2000);
@@ -139,5 +161,30 @@ describe('the streaming transport', () => {
     expect(writtenWhileStalled).toBeLessThan(24 * 2 ** 20);
     expect(seen.length).toBe(total);
     expect(seen.every((version, i) => version === String(i + 1))).toBe(true);
+  });
+
+  it('over TLS with a client certificate, pausing and resuming loses and duplicates nothing', async () => {
+    const tls = await FakeKubeApiServer.start({ tls: true, clientCA: true, token: null });
+    try {
+      const padding = 'y'.repeat(4000);
+      for (let i = 0; i < 3000; i++)
+        tls.create(pods, { ...pod(`p${String(i).padStart(4, '0')}`, '0'), padding } as never);
+      const seen: string[] = [];
+      const watch = watchResource(tls.kubeConfig({ user: 'cert' }), pods, {
+        resourceVersion: '0',
+        timeoutSeconds: 1,
+      });
+      for await (const event of watch) {
+        if (event.type === 'ERROR') throw event.error;
+        // Stalls long enough for the queue to fill and the socket to be paused, twice.
+        if (seen.length === 0 || seen.length === 1500) await wait(300);
+        seen.push(event.object.metadata!.name!);
+      }
+      expect(seen.length).toBe(3000);
+      expect(new Set(seen).size).toBe(3000);
+      expect(tls.requests[0].clientCertValid).toBe(true);
+    } finally {
+      await tls.stop();
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { WatchError } from '../WatchError.js';
 import type { Cluster } from '../types.js';
 import { http1Stream } from './http1/Http1Exchange.js';
+import { networkError } from './statusError.js';
 import {
   fetchPrepared,
   prepareRequest,
@@ -48,11 +49,16 @@ export async function openStream(
   signal: AbortSignal,
   { accept = 'application/json' }: { accept?: string } = {},
 ): Promise<StreamOpenResult> {
-  const prepared = await prepareRequest(cluster, resourcePath, query, signal, accept);
-  if (!prepared.ok) return prepared;
-  const { request } = prepared;
-  if (speaksPlainHttp1(request)) return http1Stream(request, signal);
-  return readableBody(await fetchPrepared(request, signal));
+  try {
+    const prepared = await prepareRequest(cluster, resourcePath, query, signal, accept);
+    if (!prepared.ok) return prepared;
+    const { request } = prepared;
+    if (speaksPlainHttp1(request)) return await http1Stream(request, signal);
+    return readableBody(await fetchPrepared(request, signal));
+  } catch (cause) {
+    // Every failure is a result, so that the generator never throws; this one would be a bug.
+    return { ok: false, error: networkError(resourcePath, cause) };
+  }
 }
 
 /** True when kube-rx can connect exactly as the request's agent would. */
@@ -60,6 +66,8 @@ function speaksPlainHttp1({ agent, init, url }: PreparedRequest): boolean {
   const prototype = Object.getPrototypeOf(agent);
   if (prototype !== http.Agent.prototype && prototype !== https.Agent.prototype) return false;
   if (Object.keys(init).some((key) => key !== 'agent' && key !== 'headers')) return false;
+  // A URL Node cannot parse is left to node-fetch, which reports it like any request failure.
+  if (!URL.canParse(url)) return false;
   const { username, password } = new URL(url);
   return username === '' && password === '';
 }

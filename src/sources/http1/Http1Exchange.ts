@@ -26,14 +26,22 @@ export function http1Stream(
   request: PreparedRequest,
   signal: AbortSignal,
 ): Promise<StreamOpenResult> {
-  const target = new URL(request.url);
+  let target: URL;
   let head: string;
   try {
+    target = new URL(request.url);
     head = requestHead(target, request.headers);
   } catch (cause) {
     return Promise.resolve({ ok: false, error: networkError(request.resourcePath, cause) });
   }
-  return new Promise((settle) => new Http1Exchange(request, target, head, signal, settle));
+  return new Promise((settle) => {
+    try {
+      new Http1Exchange(request, target, head, signal, settle);
+    } catch (cause) {
+      // Options Node refuses at once, such as a client certificate it cannot read.
+      settle({ ok: false, error: networkError(request.resourcePath, cause) });
+    }
+  });
 }
 
 class Http1Exchange implements StreamingBody {
