@@ -134,6 +134,13 @@ describe('watchResource against broken and hostile servers', () => {
     expect(types(await run({ maxLineBytes: 150 }))).toEqual(['ADDED', 'ERROR:PARSE_ERROR']);
   });
 
+  it('maxLineBytes bounds a last line without a newline too', async () => {
+    raw.handler = streamChunks([line('ADDED', rawPod('a', '1')), 'x'.repeat(151)]);
+    expect(types(await run({ maxLineBytes: 150 }))).toEqual(['ADDED', 'ERROR:PARSE_ERROR']);
+    raw.handler = streamChunks([line('ADDED', rawPod('a', '1')), 'x'.repeat(150)]);
+    expect(types(await run({ maxLineBytes: 150 }))).toEqual(['ADDED']);
+  });
+
   it('a chunked body cut off mid-line gives SYSTEM_ERROR after the complete events', async () => {
     raw.handler = (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

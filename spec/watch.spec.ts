@@ -268,6 +268,9 @@ describe('watchResource requests', () => {
     ['an invalid group', {}, { group: 'Apps/..', apiVersion: 'v1', plural: 'deployments' }],
     ['an invalid version', {}, { group: 'apps', apiVersion: '1', plural: 'deployments' }],
     ['a negative timeout', { timeoutSeconds: -1 }, pods],
+    ['a fractional timeout', { timeoutSeconds: 1.5 }, pods],
+    ['a maxLineBytes of zero', { maxLineBytes: 0 }, pods],
+    ['a selector that is not a string', { labelSelector: { app: 'web' } as never }, pods],
     ['an unknown resourceVersionMatch', { resourceVersionMatch: 'Newest' as never }, pods],
   ])('answers %s with one BAD_REQUEST and sends no request', async (_what, options, resource) => {
     const events = await collect(watchResource(raw.kubeConfig(), resource, options));
@@ -353,6 +356,25 @@ describe('watchResource requests', () => {
       reason: 'Gone',
     });
     expect(errorOf(events[1]).message).toContain('too old resource version: 1 (8146471)');
+  });
+
+  it("a proxy's answer without a Status gives its HTTP status and the Retry-After header", async () => {
+    raw.handler = (_req, res) => {
+      res.writeHead(503, 'Service Unavailable', {
+        'content-type': 'text/html',
+        'retry-after': '7',
+      });
+      res.end('<html><body>upstream is restarting</body></html>');
+    };
+    const events = await collect(watchResource(raw.kubeConfig(), pods));
+    expect(events).toHaveLength(1);
+    expect(errorOf(events[0])).toMatchObject({
+      errorType: 'SYSTEM_ERROR',
+      statusCode: 503,
+      retryAfterSeconds: 7,
+      resourcePath: '/api/v1/pods',
+    });
+    expect(errorOf(events[0]).message).toContain('Service Unavailable');
   });
 
   it('an in-stream ERROR without a code is a 500 SYSTEM_ERROR', async () => {

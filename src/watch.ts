@@ -1,7 +1,7 @@
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from './types.js';
-import { networkError } from './sources/statusError.js';
+import { linkedAbort } from './sources/abortLink.js';
 import { WatchLineDecoder } from './sources/watchLineDecoder.js';
-import { openWatch } from './sources/watchRequest.js';
+import { openWatch, streamFailed } from './sources/watchRequest.js';
 import type { StreamingBody } from './sources/streamingBody.js';
 
 /** Events decoded and not yet taken by the consumer, past which the socket is paused. */
@@ -39,13 +39,8 @@ export async function* watchResource<T = KubernetesObject>(
 ): AsyncGenerator<WatchEvent<T>, void, undefined> {
   const { signal } = options;
   if (signal?.aborted) return;
-  const controller = new AbortController();
   let wake: (() => void) | undefined;
-  const abort = () => {
-    controller.abort();
-    wake?.();
-  };
-  signal?.addEventListener('abort', abort, { once: true });
+  const { controller, unlink } = linkedAbort(signal, () => wake?.());
   let body: StreamingBody | undefined;
   try {
     const opened = await openWatch(cluster, resource, options, controller.signal);
@@ -59,10 +54,15 @@ export async function* watchResource<T = KubernetesObject>(
     let queue: WatchEvent<T>[] = [];
     let ended = false;
     let paused = false;
-    const decoder = new WatchLineDecoder<T>((event) => queue.push(event), {
-      ...options,
-      resourcePath: opened.resourcePath,
-    });
+    const decoder = new WatchLineDecoder<T>(
+      (event) => {
+        queue.push(event);
+      },
+      {
+        ...options,
+        resourcePath: opened.resourcePath,
+      },
+    );
     stream.start({
       bytes: (buffer, start, end) => {
         const more = decoder.write(buffer, start, end);
@@ -80,8 +80,7 @@ export async function* watchResource<T = KubernetesObject>(
         wake?.();
       },
       fail: (cause) => {
-        const error = networkError(opened.resourcePath, cause, 'the watch stream failed');
-        queue.push({ type: 'ERROR', error });
+        queue.push(streamFailed(opened.resourcePath, cause));
         ended = true;
         wake?.();
       },
@@ -106,7 +105,7 @@ export async function* watchResource<T = KubernetesObject>(
       }
     }
   } finally {
-    signal?.removeEventListener('abort', abort);
+    unlink();
     controller.abort();
     body?.release();
   }

@@ -6,6 +6,7 @@ import { pods } from '../../src/sources/resources.js';
 import { WatchError } from '../../src/WatchError.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
+import { RawServer } from '../support/rawServer.js';
 
 describe('fromList', () => {
   let server: FakeKubeApiServer;
@@ -112,5 +113,26 @@ describe('fromList', () => {
     expect(server.requests[server.requests.length - 1].query).toMatchObject({
       labelSelector: 'x!=y',
     });
+  });
+});
+
+describe('fromList on a raw server', () => {
+  it("a proxy's answer without a Status errors with its HTTP status and the Retry-After header", async () => {
+    const raw = await RawServer.start((_req, res) => {
+      res.writeHead(429, 'Too Many Requests', { 'content-type': 'text/plain', 'retry-after': '4' });
+      res.end('slow down');
+    });
+    try {
+      const error = await firstValueFrom(fromList(raw.kubeConfig(), pods)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WatchError);
+      expect(error).toMatchObject({
+        errorType: 'TOO_MANY_REQUESTS',
+        statusCode: 429,
+        retryAfterSeconds: 4,
+        resourcePath: '/api/v1/pods',
+      });
+    } finally {
+      await raw.stop();
+    }
   });
 });

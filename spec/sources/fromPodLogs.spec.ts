@@ -4,6 +4,7 @@ import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
 import { pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
+import { RawServer, streamChunks } from '../support/rawServer.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -74,5 +75,42 @@ describe('fromPodLogs', () => {
     await expect(
       firstValueFrom(fromPodLogs(server.kubeConfig(), { namespace: 'default', name: '../etc' })),
     ).rejects.toMatchObject({ errorType: 'BAD_REQUEST' });
+  });
+});
+
+describe('fromPodLogs on a raw server', () => {
+  it('errors with PARSE_ERROR on a line over maxLineBytes, the last one without a newline included', async () => {
+    const raw = await RawServer.start();
+    try {
+      const collect = async (body: string) => {
+        raw.handler = streamChunks([body]);
+        const lines: string[] = [];
+        let error: unknown;
+        await new Promise<void>((resolve) =>
+          fromPodLogs(raw.kubeConfig(), {
+            namespace: 'default',
+            name: 'web',
+            maxLineBytes: 4,
+          }).subscribe({
+            next: (l) => lines.push(l),
+            error: (e: unknown) => ((error = e), resolve()),
+            complete: resolve,
+          }),
+        );
+        return { lines, error };
+      };
+      expect(await collect('ab\ncdefg\n')).toMatchObject({
+        lines: ['ab'],
+        error: { errorType: 'PARSE_ERROR' },
+      });
+      expect(await collect('ab\ncdefg')).toMatchObject({
+        lines: ['ab'],
+        error: { errorType: 'PARSE_ERROR' },
+      });
+      expect(await collect('ab\ncdef')).toEqual({ lines: ['ab', 'cdef'], error: undefined });
+      await raw.waitForNoSockets();
+    } finally {
+      await raw.stop();
+    }
   });
 });

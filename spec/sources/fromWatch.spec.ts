@@ -5,6 +5,7 @@ import { pods } from '../../src/sources/resources.js';
 import type { WatchEvent } from '../../src/types.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
+import { RawServer, line, rawPod, streamChunks } from '../support/rawServer.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -149,5 +150,31 @@ describe('fromWatch', () => {
       ._getActiveHandles()
       .filter((h) => (h as { remotePort?: number }).remotePort === server.port);
     expect(sockets).toHaveLength(0);
+  });
+});
+
+describe('fromWatch on a raw server', () => {
+  let raw: RawServer;
+  beforeAll(async () => {
+    raw = await RawServer.start();
+  });
+  afterAll(() => raw.stop());
+
+  it('stops decoding at the event after which the subscriber left: the rest of that read is never parsed', async () => {
+    // One write: the event the subscriber takes, then lines that would be logged if decoded.
+    raw.handler = streamChunks(
+      [line('ADDED', rawPod('a', '1')) + 'not json\n'.repeat(3) + line('ADDED', rawPod('b', '2'))],
+      { end: false },
+    );
+    const warnings: string[] = [];
+    const events = await lastValueFrom(
+      fromWatch(raw.kubeConfig(), pods, { logger: { warn: (m) => warnings.push(m) } }).pipe(
+        take(1),
+        toArray(),
+      ),
+    );
+    expect(events.map((e) => e.type)).toEqual(['ADDED']);
+    await raw.waitForNoSockets();
+    expect(warnings).toEqual([]);
   });
 });

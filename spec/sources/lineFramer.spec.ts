@@ -56,6 +56,9 @@ describe('LineFramer', () => {
       lines: ['12345678'],
       tooLong: false,
     });
+    // The last line, without a line ending, is bounded too (its `\r` is not counted).
+    expect(frame([Buffer.from('ok\n123456789')], 8)).toEqual({ lines: ['ok'], tooLong: true });
+    expect(frame([Buffer.from('12345678\r')], 8)).toEqual({ lines: ['12345678'], tooLong: false });
   });
 
   it('stops framing when the consumer says so', () => {

@@ -4,13 +4,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { RequestInit } from 'node-fetch';
 import type { Cluster, ClusterConnection, ResolvedConnection } from '../types.js';
 
-/**
- * True when `cluster` is a KubeConfig (rather than a custom {@link ClusterConnection}).
- *
- * @example
- * isKubeConfig(new KubeConfig()); // true
- */
-export function isKubeConfig(cluster: Cluster): cluster is KubeConfig {
+/** True when `cluster` is a KubeConfig (rather than a custom {@link ClusterConnection}). */
+function isKubeConfig(cluster: Cluster): cluster is KubeConfig {
   return (
     cluster instanceof KubeConfig ||
     typeof (cluster as unknown as KubeConfig).applyToFetchOptions === 'function'

@@ -1,10 +1,10 @@
 import { Observable } from 'rxjs';
-import { WatchError } from '../WatchError.js';
+import type { WatchError } from '../WatchError.js';
 import type { Cluster, KubernetesObject, ListOptions, ListResult, ResourceRef } from '../types.js';
 import { linkedAbort } from './abortLink.js';
 import { openRequest, readBounded } from './httpRequest.js';
 import { resourcePath } from './resourcePath.js';
-import { networkError } from './statusError.js';
+import { badRequest, networkError, parseError } from './statusError.js';
 
 /**
  * The page size when `limit` is not given.
@@ -64,11 +64,7 @@ async function listAll<T>(
   const { limit = DEFAULT_LIST_LIMIT } = options;
   const path = resourcePath(resource, { namespace: options.namespace });
   if (!(Number.isInteger(limit) && limit >= 0)) {
-    throw new WatchError(`limit must be a whole number, not ${limit} (${path})`, {
-      errorType: 'BAD_REQUEST',
-      statusCode: 400,
-      resourcePath: path,
-    });
+    throw badRequest(path, `limit must be a whole number, not ${limit}`);
   }
   for (let attempt = 0; ; attempt++) {
     try {
@@ -113,7 +109,7 @@ async function listPages<T>(
       if (options.resourceVersionMatch)
         query.set('resourceVersionMatch', options.resourceVersionMatch);
     }
-    const opened = await openRequest(cluster, path, query, signal, { compress: true });
+    const opened = await openRequest(cluster, path, query, signal);
     if (!opened.ok) {
       if (token && opened.error.statusCode === 410) throw new ExpiredContinueError(opened.error);
       throw opened.error;
@@ -130,12 +126,7 @@ async function listPages<T>(
     try {
       page = JSON.parse(text);
     } catch (cause) {
-      throw new WatchError(`the list answer is not JSON (${path})`, {
-        errorType: 'PARSE_ERROR',
-        statusCode: 0,
-        resourcePath: path,
-        cause,
-      });
+      throw parseError(path, 'the list answer is not JSON', cause);
     }
     // Every list the API server sends has items and, on its first page, a resourceVersion; an
     // answer without them (a broken proxy's `{}`) must not read as "everything was deleted".
@@ -146,11 +137,7 @@ async function listPages<T>(
       !Array.isArray(page.items) ||
       (!token && (typeof version !== 'string' || version === ''))
     ) {
-      throw new WatchError(`the list answer is not a list (${path})`, {
-        errorType: 'PARSE_ERROR',
-        statusCode: 0,
-        resourcePath: path,
-      });
+      throw parseError(path, 'the list answer is not a list');
     }
     for (const item of page.items) items.push(item);
     // Every page of one list is served at the first page's resourceVersion.

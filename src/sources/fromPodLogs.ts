@@ -1,11 +1,10 @@
 import { Observable } from 'rxjs';
-import { WatchError } from '../WatchError.js';
 import type { Cluster } from '../types.js';
 import { openStream } from './streamingBody.js';
 import { streamResponse } from './streamResponse.js';
 import { LineFramer } from './lineFramer.js';
 import { assertSegment, resourcePath } from './resourcePath.js';
-import { networkError } from './statusError.js';
+import { badRequest, networkError, parseError } from './statusError.js';
 import { DEFAULT_MAX_LINE_BYTES } from './watchLineDecoder.js';
 
 /** Which log lines {@link fromPodLogs} reads. */
@@ -78,13 +77,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
       const value = options[key];
       if (value === undefined) continue;
       if (!(Number.isInteger(value) && value >= 0)) {
-        subscriber.error(
-          new WatchError(`${key} must be a whole number, not ${value} (${path})`, {
-            errorType: 'BAD_REQUEST',
-            statusCode: 400,
-            resourcePath: path,
-          }),
-        );
+        subscriber.error(badRequest(path, `${key} must be a whole number, not ${value}`));
         return;
       }
       query.set(key, String(value));
@@ -92,6 +85,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
     if (timestamps) query.set('timestamps', 'true');
     if (previous) query.set('previous', 'true');
 
+    const tooLong = () => parseError(path, 'a log line is longer than maxLineBytes');
     const framer = new LineFramer((line) => (subscriber.next(line), !subscriber.closed), {
       maxLineBytes,
       skipBlank: false,
@@ -104,18 +98,12 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
         failed: (error) => subscriber.error(error),
         bytes: (buffer, start, end) => {
           if (framer.write(buffer, start, end) || !framer.tooLong) return true;
-          subscriber.error(
-            new WatchError(`a log line is longer than maxLineBytes (${path})`, {
-              errorType: 'PARSE_ERROR',
-              statusCode: 0,
-              resourcePath: path,
-            }),
-          );
+          subscriber.error(tooLong());
           return false;
         },
         end: () => {
-          framer.end();
-          subscriber.complete();
+          if (framer.end() || !framer.tooLong) subscriber.complete();
+          else subscriber.error(tooLong());
         },
         broken: (cause) => subscriber.error(networkError(path, cause, 'the log stream failed')),
       },

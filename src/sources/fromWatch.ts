@@ -1,10 +1,9 @@
 import { Observable } from 'rxjs';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import { fromList } from './fromList.js';
-import { networkError } from './statusError.js';
 import { createWatchSource, type WatchSource } from './WatchSource.js';
 import { WatchLineDecoder } from './watchLineDecoder.js';
-import { openWatch } from './watchRequest.js';
+import { openWatch, streamFailed } from './watchRequest.js';
 import { streamResponse } from './streamResponse.js';
 
 /**
@@ -47,7 +46,7 @@ export function fromWatch<T = KubernetesObject>(
 
 /**
  * One connection. Events go straight from the decoder into the subscriber, with no generator
- * step or promise per event.
+ * step or promise per event; decoding stops at the event after which the subscriber is closed.
  */
 function watchConnection<T>(
   cluster: Cluster,
@@ -64,7 +63,7 @@ function watchConnection<T>(
         const opened = await openWatch(cluster, resource, options, signal);
         resourcePath = opened.resourcePath;
         if (opened.ok) {
-          const emit = (event: WatchEvent<T>) => subscriber.next(event);
+          const emit = (event: WatchEvent<T>) => (subscriber.next(event), !subscriber.closed);
           decoder = new WatchLineDecoder<T>(emit, { ...options, resourcePath });
         }
         return opened;
@@ -81,8 +80,7 @@ function watchConnection<T>(
           subscriber.complete();
         },
         broken: (cause) => {
-          const error = networkError(resourcePath, cause, 'the watch stream failed');
-          subscriber.next({ type: 'ERROR', error });
+          subscriber.next(streamFailed(resourcePath, cause));
           subscriber.complete();
         },
       },

@@ -14,7 +14,6 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 export interface OpenResponse {
   /** May be paused: attach listeners, then `resume()` it (or iterate it). */
   body: Readable;
-  headers: Response['headers'];
   /** Frees the socket; harmless after the body ended. */
   release(): void;
 }
@@ -68,19 +67,19 @@ export async function prepareRequest(
 }
 
 /**
- * Sends one GET and returns the open body, or the failure as a {@link WatchError}: credentials
- * that cannot be resolved (401, nothing sent), network failures (0), non-2xx answers mapped
- * from their Status body and Retry-After. Redirects are never followed.
+ * Sends one GET for JSON (gzip accepted: it is for whole answers such as lists) and returns the
+ * open body, or the failure as a {@link WatchError}: credentials that cannot be resolved (401,
+ * nothing sent), network failures (0), non-2xx answers mapped from their Status body and
+ * Retry-After. Redirects are never followed.
  */
 export async function openRequest(
   cluster: Cluster,
   resourcePath: string,
   query: URLSearchParams,
   signal: AbortSignal,
-  { accept = 'application/json', compress = false }: { accept?: string; compress?: boolean } = {},
 ): Promise<OpenResult> {
-  const prepared = await prepareRequest(cluster, resourcePath, query, signal, accept);
-  return prepared.ok ? fetchPrepared(prepared.request, signal, compress) : prepared;
+  const prepared = await prepareRequest(cluster, resourcePath, query, signal, 'application/json');
+  return prepared.ok ? fetchPrepared(prepared.request, signal, true) : prepared;
 }
 
 /**
@@ -147,7 +146,6 @@ export async function fetchPrepared(
     ok: true,
     response: {
       body: incoming ? skipPassThrough(incoming, body) : body,
-      headers: response.headers,
       release: tracked.release,
     },
   };

@@ -44,15 +44,7 @@ export class LineFramer {
     if (newline >= end) newline = -1;
     if (this.pendingBytes > 0) {
       if (newline === -1) return this.hold(chunk, start, end);
-      if (!this.hold(chunk, start, newline)) return false;
-      let bytes = this.pendingBytes;
-      if (bytes > 0 && this.pending![bytes - 1] === CARRIAGE_RETURN) bytes--;
-      if (bytes > this.maxLineBytes) return this.overflow();
-      this.pendingBytes = 0;
-      const held = this.pending!;
-      // A buffer grown for one long line is not kept for the rest of the stream.
-      if (held.length > KEPT_PENDING_BYTES) this.pending = undefined;
-      if (!this.emit(held, 0, bytes)) return false;
+      if (!this.hold(chunk, start, newline) || !this.emitPending()) return false;
       start = newline + 1;
       newline = start < end ? chunk.indexOf(NEWLINE, start) : -1;
       if (newline >= end) newline = -1;
@@ -69,13 +61,25 @@ export class LineFramer {
     return start < end ? this.hold(chunk, start, end) : true;
   }
 
-  /** The stream ended: frames the last line if it had no line ending. */
-  end(): void {
-    if (this.tooLong || this.pendingBytes === 0) return;
+  /**
+   * The stream ended: frames the last line if it had no line ending. False when that line is
+   * longer than `maxLineBytes` (`tooLong` is set) or framing had to stop.
+   */
+  end(): boolean {
+    if (this.tooLong) return false;
+    return this.pendingBytes === 0 || this.emitPending();
+  }
+
+  /** Frames the partial line held so far, now complete (its `\r` dropped). */
+  private emitPending(): boolean {
     let bytes = this.pendingBytes;
     if (this.pending![bytes - 1] === CARRIAGE_RETURN) bytes--;
+    if (bytes > this.maxLineBytes) return this.overflow();
     this.pendingBytes = 0;
-    this.emit(this.pending!, 0, bytes);
+    const held = this.pending!;
+    // A buffer grown for one long line is not kept for the rest of the stream.
+    if (held.length > KEPT_PENDING_BYTES) this.pending = undefined;
+    return this.emit(held, 0, bytes);
   }
 
   private emit(bytes: Buffer, start: number, end: number): boolean {

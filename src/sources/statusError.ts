@@ -89,6 +89,25 @@ function retryAfter(fromStatus: unknown, header: string | null | undefined): num
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
+/** Invalid input, refused before any request: a {@link WatchError} BAD_REQUEST (400). */
+export function badRequest(resourcePath: string, what: string): WatchError {
+  return new WatchError(`${what} (${resourcePath})`, {
+    errorType: 'BAD_REQUEST',
+    statusCode: 400,
+    resourcePath,
+  });
+}
+
+/** Stream or answer content kube-rx cannot read: a {@link WatchError} PARSE_ERROR (status 0). */
+export function parseError(resourcePath: string, what: string, cause?: unknown): WatchError {
+  return new WatchError(`${what} (${resourcePath})`, {
+    errorType: 'PARSE_ERROR',
+    statusCode: 0,
+    resourcePath,
+    cause,
+  });
+}
+
 /** A network or stream failure as a {@link WatchError} (SYSTEM_ERROR, status 0). */
 export function networkError(
   resourcePath: string,

@@ -1,10 +1,11 @@
-import { WatchError } from '../WatchError.js';
 import type { Logger, WatchEvent } from '../types.js';
 import { LineFramer } from './lineFramer.js';
-import { statusToWatchError } from './statusError.js';
+import { parseError, statusToWatchError } from './statusError.js';
 
 /** Default bound on one line of a watch stream: 16 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+const TOO_LONG = 'a line of the watch stream is longer than maxLineBytes';
 
 /** Options of a {@link WatchLineDecoder}. */
 export interface WatchLineDecoderConfig {
@@ -17,7 +18,8 @@ export interface WatchLineDecoderConfig {
 /**
  * Turns the bytes of a watch response into events, synchronously, chunk by chunk (framing by
  * {@link LineFramer}). The parsed JSON object is the event itself (its `resourceVersion` added),
- * so an event costs no allocation beyond what `JSON.parse` makes.
+ * so an event costs no allocation beyond what `JSON.parse` makes. `emit` returning `false` stops
+ * the decoding at once (its consumer is gone): `write` returns false.
  */
 export class WatchLineDecoder<T> {
   /** True once the stream must end: a line too long, or a bad line in strict mode. */
@@ -28,7 +30,7 @@ export class WatchLineDecoder<T> {
   private readonly logger: Logger | undefined;
 
   constructor(
-    private readonly emit: (event: WatchEvent<T>) => void,
+    private readonly emit: (event: WatchEvent<T>) => boolean | void,
     {
       resourcePath,
       strict = false,
@@ -49,25 +51,18 @@ export class WatchLineDecoder<T> {
   write(chunk: Buffer, start = 0, end = chunk.length): boolean {
     if (this.done) return false;
     if (this.framer.write(chunk, start, end)) return true;
-    if (this.framer.tooLong) {
-      this.fail(`a line of the watch stream is longer than maxLineBytes`);
-    }
+    if (this.framer.tooLong) this.fail(TOO_LONG);
     return false;
   }
 
-  /** The body ended: a last line without a newline still counts. */
+  /** The body ended: a last line without a newline still counts (and is bounded too). */
   end(): void {
-    if (!this.done) this.framer.end();
+    if (!this.done && !this.framer.end() && this.framer.tooLong) this.fail(TOO_LONG);
   }
 
   private fail(message: string): void {
     this.done = true;
-    const error = new WatchError(`${message} (${this.resourcePath})`, {
-      errorType: 'PARSE_ERROR',
-      statusCode: 0,
-      resourcePath: this.resourcePath,
-    });
-    this.emit({ type: 'ERROR', error });
+    this.emit({ type: 'ERROR', error: parseError(this.resourcePath, message) });
   }
 
   /** Decodes one line; false when the stream must end. */
@@ -94,12 +89,13 @@ export class WatchLineDecoder<T> {
       case 'BOOKMARK': {
         const version = object.metadata?.resourceVersion;
         data.resourceVersion = typeof version === 'string' ? version : undefined;
-        this.emit(data);
-        return !this.done;
+        return this.emit(data) !== false;
       }
       case 'ERROR':
-        this.emit({ type: 'ERROR', error: statusToWatchError(object, this.resourcePath) });
-        return !this.done;
+        return (
+          this.emit({ type: 'ERROR', error: statusToWatchError(object, this.resourcePath) }) !==
+          false
+        );
       default:
         return this.invalid('unknown event type', text);
     }

@@ -1,7 +1,8 @@
-import { WatchError } from '../WatchError.js';
-import type { Cluster, ResourceRef, WatchOptions } from '../types.js';
+import type { WatchError } from '../WatchError.js';
+import type { Cluster, ResourceRef, WatchErrorEvent, WatchOptions } from '../types.js';
 import { openStream, type StreamOpenResult } from './streamingBody.js';
 import { resourcePath } from './resourcePath.js';
+import { badRequest, networkError } from './statusError.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [
@@ -14,19 +15,11 @@ const QUERY_OPTIONS = [
   'sendInitialEvents',
 ] as const;
 
-function badRequest(message: string, path: string): WatchError {
-  return new WatchError(`${message} (${path})`, {
-    errorType: 'BAD_REQUEST',
-    statusCode: 400,
-    resourcePath: path,
-  });
-}
-
 /**
  * The path and query of a watch, or the reason the options are invalid. Every query value is
  * URL-encoded by URLSearchParams, so a selector can never add parameters.
  */
-export function watchRequest(
+function watchRequest(
   resource: ResourceRef<unknown>,
   options: WatchOptions,
 ): { path: string; query: URLSearchParams } | { error: WatchError } {
@@ -40,8 +33,8 @@ export function watchRequest(
   if (timeoutSeconds !== undefined && !(Number.isInteger(timeoutSeconds) && timeoutSeconds >= 0)) {
     return {
       error: badRequest(
-        `timeoutSeconds must be a whole number of seconds, not ${timeoutSeconds}`,
         path,
+        `timeoutSeconds must be a whole number of seconds, not ${timeoutSeconds}`,
       ),
     };
   }
@@ -52,14 +45,14 @@ export function watchRequest(
   ) {
     return {
       error: badRequest(
-        `resourceVersionMatch must be NotOlderThan or Exact, not ${JSON.stringify(resourceVersionMatch)}`,
         path,
+        `resourceVersionMatch must be NotOlderThan or Exact, not ${JSON.stringify(resourceVersionMatch)}`,
       ),
     };
   }
   if (maxLineBytes !== undefined && !(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
     return {
-      error: badRequest(`maxLineBytes must be a positive whole number, not ${maxLineBytes}`, path),
+      error: badRequest(path, `maxLineBytes must be a positive whole number, not ${maxLineBytes}`),
     };
   }
   const query = new URLSearchParams({ watch: 'true' });
@@ -67,7 +60,7 @@ export function watchRequest(
     const value = options[key];
     if (value === undefined || value === false || value === '') continue;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      return { error: badRequest(`${key} must be a string, not ${typeof value}`, path) };
+      return { error: badRequest(path, `${key} must be a string, not ${typeof value}`) };
     }
     query.set(key, String(value));
   }
@@ -89,4 +82,9 @@ export async function openWatch(
     return { ok: false, error: request.error, resourcePath: request.error.resourcePath };
   const result = await openStream(cluster, request.path, request.query, signal);
   return { ...result, resourcePath: request.path };
+}
+
+/** The ERROR a watch yields when its body fails mid-way (SYSTEM_ERROR, 0). */
+export function streamFailed(resourcePath: string, cause: unknown): WatchErrorEvent {
+  return { type: 'ERROR', error: networkError(resourcePath, cause, 'the watch stream failed') };
 }
