@@ -44,7 +44,10 @@ if (args.mode) {
   }
   const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
   const parse = median(results.parse);
-  console.log(`pipeline bench: ${EVENTS} events about 1000 pods, ${rounds} rounds, ns per event`);
+  const { PODS } = await import('./watch/pods.mjs');
+  console.log(
+    `pipeline bench: ${EVENTS} events about ${PODS} pods, ${rounds} rounds, ns per event`,
+  );
   console.log('| mode | median ns/event | above parse |');
   console.log('| :--- | ---: | ---: |');
   for (const mode of MODES) {

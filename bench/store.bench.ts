@@ -13,6 +13,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { share, Subject, type Observable } from 'rxjs';
 import { shareWatch } from '../src/operators/shareWatch.js';
 import { toStore, type Store } from '../src/operators/toStore.js';
+import { added, bookmark } from '../src/testing/marbles/builders.js';
 import { podJson } from './storePods.js';
 import type { WatchEvent } from '../src/types.js';
 
@@ -65,16 +66,8 @@ function loaded(
 ): Rig {
   const input = new Subject<WatchEvent<V1Pod>>();
   attach(input);
-  for (const pod of pods) {
-    input.next({ type: 'ADDED', object: pod, resourceVersion: pod.metadata!.resourceVersion });
-  }
-  const rv = String(pods.length);
-  const end = { 'k8s.io/initial-events-end': 'true' };
-  input.next({
-    type: 'BOOKMARK',
-    object: { metadata: { resourceVersion: rv, annotations: end } },
-    resourceVersion: rv,
-  });
+  for (const pod of pods) input.next(added(pod));
+  input.next(bookmark(String(pods.length), { initialEventsEnd: true }));
   return { input, pods: [...pods], names: pods.map((p) => p.metadata!.name!) };
 }
 
@@ -197,9 +190,7 @@ function storeMemory(): void {
   const input = new Subject<WatchEvent<V1Pod>>();
   let last: Store<V1Pod> | undefined;
   input.pipe(toStore()).subscribe((s) => (last = s));
-  for (const pod of pods) {
-    input.next({ type: 'ADDED', object: pod, resourceVersion: pod.metadata!.resourceVersion });
-  }
+  for (const pod of pods) input.next(added(pod));
   const withStore = heapUsed();
   if (last?.size !== n) throw new Error('store lost objects');
   const perObject = (withObjects - before) / n;
@@ -213,9 +204,7 @@ function storeMemory(): void {
   const beforeShared = heapUsed();
   const upstream = new Subject<WatchEvent<V1Pod>>();
   const subscription = upstream.pipe(shareWatch()).subscribe();
-  for (const pod of pods) {
-    upstream.next({ type: 'ADDED', object: pod, resourceVersion: pod.metadata!.resourceVersion });
-  }
+  for (const pod of pods) upstream.next(added(pod));
   const perShared = (heapUsed() - beforeShared) / n;
   console.log(
     `   shareWatch state per pod:      ${perShared.toFixed(0)} (what a late joiner replays)`,

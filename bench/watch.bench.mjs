@@ -131,12 +131,16 @@ try {
 }
 
 /** The median over rounds of a per-round value. */
-const perRound = (name, value) =>
-  median(rounds.map(({ results }) => value(results[name], results)));
-const ratioTo = (reference) => (name) =>
-  perRound(name, (r, all) =>
-    r.failed || all[reference]?.failed ? NaN : r.eventsPerSecond / all[reference]?.eventsPerSecond,
+const perRound = (name, value) => median(rounds.map(({ results }) => value(results[name])));
+/** Per-round ratios of `value(name) / value(reference)`, NaN where either failed. */
+const ratios = (name, reference, value) =>
+  rounds.map(({ results: all }) =>
+    !all[name] || all[name].failed || !all[reference] || all[reference].failed
+      ? NaN
+      : value(all[name]) / value(all[reference]),
   );
+const eventsPerSecondRatio = (name, reference) =>
+  names.includes(reference) ? median(ratios(name, reference, (r) => r.eventsPerSecond)) : NaN;
 
 const summary = names.map((name) => ({
   consumer: name,
@@ -148,8 +152,8 @@ const summary = names.map((name) => ({
   maxEventsPerSecond: Math.max(
     ...rounds.map(({ results }) => results[name].eventsPerSecond ?? -Infinity),
   ),
-  vsClientNodeWatch: names.includes('clientNodeWatch') ? ratioTo('clientNodeWatch')(name) : NaN,
-  vsJsonParse: names.includes('jsonParse') ? ratioTo('jsonParse')(name) : NaN,
+  vsClientNodeWatch: eventsPerSecondRatio(name, 'clientNodeWatch'),
+  vsJsonParse: eventsPerSecondRatio(name, 'jsonParse'),
   cpuPerWall: perRound(name, (r) => r.cpuPerWall),
   cpuMicrosPerEvent: perRound(name, (r) => r.cpuMicrosPerEvent),
   peakRss: perRound(name, (r) => r.peakRss),
@@ -188,13 +192,6 @@ const table = [
 ].join('\n');
 
 /** The issue's targets (for the alternative build too); a target whose consumers did not run is skipped. */
-/** Per-round ratios of `value(name) / value(reference)`, NaN where either failed. */
-const ratios = (name, reference, value) =>
-  rounds.map(({ results: all }) =>
-    !all[name] || all[name].failed || !all[reference] || all[reference].failed
-      ? NaN
-      : value(all[name]) / value(all[reference]),
-  );
 const targets = ['', '@alt']
   .filter((suffix) => suffix === '' || ALT)
   .flatMap((suffix) => {

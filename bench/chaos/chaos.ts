@@ -1,20 +1,21 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { tap } from 'rxjs';
-import { fromWatch } from '../../src/sources/fromWatch.js';
-import { mergeWatches } from '../../src/operators/mergeWatches.js';
-import {
-  resumeFromResourceVersion,
-  type LifecycleEvent,
-} from '../../src/operators/resumeFromResourceVersion.js';
-import { toStore, type MergedStore } from '../../src/operators/toStore.js';
-import { withBookmarks } from '../../src/operators/withBookmarks.js';
+import type { LifecycleEvent } from '../../src/operators/resumeFromResourceVersion.js';
+import type { MergedStore } from '../../src/operators/toStore.js';
 import type { KubernetesObject, Logger } from '../../src/types.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { FAULT_KINDS, FaultInjection, type FaultKind } from './faults.js';
 import { Prng } from './prng.js';
 import { compareStore, type StoreDifference } from './compare.js';
 import { DeliveryChecker } from './delivery.js';
-import { clientSocketsTo, waitUntil } from './sockets.js';
+import {
+  LifecycleTally,
+  churn,
+  deliveryFailures,
+  mb,
+  quiesce,
+  resumedWatch,
+  socketsLeft,
+  watchIntoStore,
+} from './harness.js';
 import {
   RotatingCredentials,
   Workload,
@@ -141,117 +142,77 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // A starting population, so the first list has something to say.
     for (let i = 0; i < 30; i++) workload.mutate();
 
-    const lifecycle = { connecting: 0, relists: 0, expired: 0, backoffs: 0 };
-    const disconnects = { closed: 0, tooShort: 0, error: 0 };
-    const backoffErrors: Record<string, number> = {};
-    const up: Record<SourceKey, boolean> = { pods: false, deployments: false };
-    const onLifecycle = (source: SourceKey) => (event: LifecycleEvent) => {
-      options.onLifecycle?.(source, event);
-      switch (event.type) {
-        case 'connecting':
-          lifecycle.connecting++;
-          up[source] = false;
-          break;
-        case 'connected':
-          up[source] = true;
-          break;
-        case 'disconnected':
-          up[source] = false;
-          if (event.reason === 'closed') disconnects.closed++;
-          else if (event.reason === 'too-short') disconnects.tooShort++;
-          else disconnects.error++;
-          break;
-        case 'backoff': {
-          lifecycle.backoffs++;
-          const why = `${event.error.errorType} ${event.error.statusCode}`;
-          backoffErrors[why] = (backoffErrors[why] ?? 0) + 1;
-          break;
-        }
-        case 'relist-start':
-          lifecycle.relists++;
-          break;
-        case 'expired':
-          lifecycle.expired++;
-          break;
-      }
-    };
-    const resumed = (source: SourceKey) =>
-      fromWatch(credentials, kinds[source].resource, {
-        timeoutSeconds: watchTimeoutSeconds,
-        ...(options.logger && { logger: options.logger }),
-      }).pipe(
-        withBookmarks({ idleTimeout: idleTimeoutMs }),
-        resumeFromResourceVersion({
+    const lifecycle = new LifecycleTally();
+    const resumed = (source: SourceKey) => {
+      const tally = lifecycle.of(source);
+      return resumedWatch(
+        credentials,
+        kinds[source].resource,
+        { timeoutSeconds: watchTimeoutSeconds, ...(options.logger && { logger: options.logger }) },
+        {
+          idleTimeoutMs,
           initialState: options.initialState ?? 'list',
-          onLifecycle: onLifecycle(source),
+          onLifecycle: (event) => {
+            options.onLifecycle?.(source, event);
+            tally(event);
+          },
           random: () => jitterRandom.next() * backoffScale,
-        }),
+        },
       );
+    };
 
     const checker = new DeliveryChecker();
     let latest: MergedStore<Record<SourceKey, KubernetesObject>> | undefined;
-    let pipelineError: unknown;
-    const subscription = mergeWatches({
-      pods: resumed('pods'),
-      deployments: resumed('deployments'),
-    })
-      .pipe(
-        tap((event) => checker.record(event)),
-        toStore({ sources: SOURCES }),
-      )
-      .subscribe({
-        next: (store) => (latest = store as MergedStore<Record<SourceKey, KubernetesObject>>),
-        error: (error: unknown) => (pipelineError = error),
-        complete: () => (pipelineError ??= new Error('the pipeline completed')),
-      });
+    let pipelineError: string | undefined;
+    const subscription = watchIntoStore(
+      { pods: resumed('pods'), deployments: resumed('deployments') },
+      checker,
+      (store) => (latest = store),
+      (why) => (pipelineError ??= why),
+    );
 
     let peakRss = process.memoryUsage().rss;
-    const started = Date.now();
-    const phaseEnd = started + durationMs;
-    let nextFault = started + faultEveryMs * (0.5 + faultRandom.next());
-    let nextProgress = started + 10_000;
-    const maxSteps = Math.ceil(durationMs / mutationEveryMs) + 10;
-    for (let step = 0; step < maxSteps && Date.now() < phaseEnd && !pipelineError; step++) {
-      const burst = mutationRandom.next() < 0.05 ? mutationRandom.between(10, 40) : 1;
-      for (let i = 0; i < burst; i++) workload.mutate();
-      if (Date.now() >= nextFault) {
-        const kind = await faults.fireNext();
-        log(`fault ${kind} at ${((Date.now() - started) / 1000).toFixed(1)}s`);
-        nextFault = Date.now() + faultEveryMs * (0.5 + faultRandom.next());
-      }
-      if (Date.now() >= nextProgress) {
+    let nextProgress = 10_000;
+    const started = await churn({
+      durationMs,
+      mutationEveryMs,
+      faultEveryMs,
+      faults,
+      faultRandom,
+      mutate: () => {
+        const burst = mutationRandom.next() < 0.05 ? mutationRandom.between(10, 40) : 1;
+        for (let i = 0; i < burst; i++) workload.mutate();
+      },
+      afterStep: (elapsedMs) => {
+        if (elapsedMs < nextProgress) return;
         peakRss = Math.max(peakRss, process.memoryUsage().rss);
         log(
-          `${Math.round((Date.now() - started) / 1000)}s: ${workload.counts.total} mutations, ` +
-            `${faults.total} faults, ${lifecycle.connecting} connections, ${lifecycle.relists} relists`,
+          `${Math.round(elapsedMs / 1000)}s: ${workload.counts.total} mutations, ` +
+            `${faults.total} faults, ${lifecycle.connections} connections, ${lifecycle.relists} relists`,
         );
         nextProgress += 10_000;
-      }
-      await sleep(mutationEveryMs);
-    }
+      },
+      stop: () => pipelineError !== undefined,
+      log,
+    });
     const phaseMs = Date.now() - started;
 
     // Quiescence: no more mutations or faults; wait for the store to match, both watches up.
     faults.reset();
     const quiesceStarted = Date.now();
-    const matches = () =>
-      latest !== undefined &&
-      SOURCES.every(
-        (s) => compareStore(latest!.store(s), server.objects(kinds[s].resource), false).total === 0,
-      );
-    let converged = false;
-    let stableSince: number | undefined;
-    const quiesceEnd = quiesceStarted + quiesceTimeoutMs;
-    for (let i = 0; i < 100_000 && Date.now() < quiesceEnd && !pipelineError; i++) {
-      if (matches() && up.pods && up.deployments) {
-        stableSince ??= Date.now();
-        if (Date.now() - stableSince >= settleMs) {
-          converged = true;
-          break;
-        }
-      } else stableSince = undefined;
-      await sleep(50);
-    }
+    const converged = await quiesce({
+      settled: () =>
+        latest !== undefined &&
+        lifecycle.watchesUp === SOURCES.length &&
+        SOURCES.every(
+          (s) =>
+            compareStore(latest!.store(s), server.objects(kinds[s].resource), false).total === 0,
+        ),
+      failed: () => pipelineError !== undefined,
+      settleMs,
+      timeoutMs: quiesceTimeoutMs,
+      pollMs: 50,
+    });
     const quiesceMs = Date.now() - quiesceStarted;
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
 
@@ -260,20 +221,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const storeObjects = {} as ChaosReport['storeObjects'];
     for (const s of SOURCES) {
       const objects = server.objects(kinds[s].resource);
-      difference[s] = latest
-        ? compareStore(latest.store(s), objects, true)
-        : compareStore(undefined, objects, true);
+      difference[s] = compareStore(latest?.store(s), objects, true);
       serverObjects[s] = objects.length;
       storeObjects[s] = latest?.store(s).size ?? 0;
     }
 
     subscription.unsubscribe();
-    await waitUntil(() => server.openConnections === 0, 3000);
-    await waitUntil(() => clientSocketsTo(server.port) === 0, 3000);
-    const openSockets = {
-      server: server.openConnections,
-      clientHandles: clientSocketsTo(server.port),
-    };
+    const openSockets = await socketsLeft(server, 3000);
     const lost = SOURCES.reduce((n, s) => n + difference[s].total, 0);
     const report: ChaosReport = {
       seed,
@@ -282,13 +236,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       mutations: { ...workload.counts },
       faults: { ...faults.fired },
       faultsTotal: faults.total,
-      connections: lifecycle.connecting,
-      reconnects: Math.max(0, lifecycle.connecting - SOURCES.length),
+      connections: lifecycle.connections,
+      reconnects: Math.max(0, lifecycle.connections - SOURCES.length),
       relists: Math.max(0, lifecycle.relists - SOURCES.length),
       expired: lifecycle.expired,
       backoffs: lifecycle.backoffs,
-      backoffErrors,
-      disconnects,
+      backoffErrors: lifecycle.backoffErrors,
+      disconnects: lifecycle.disconnects,
       eventsDelivered: checker.events,
       duplicates: checker.duplicates,
       regressions: checker.regressions,
@@ -297,7 +251,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       serverObjects,
       storeObjects,
       converged,
-      ...(pipelineError !== undefined && { pipelineError: describe(pipelineError) }),
+      ...(pipelineError !== undefined && { pipelineError }),
       openSockets,
       rssBytes: process.memoryUsage().rss,
       peakRssBytes: peakRss,
@@ -316,24 +270,13 @@ export function judge(report: ChaosReport): string[] {
   const failures: string[] = [];
   if (report.pipelineError) failures.push(`the pipeline failed: ${report.pipelineError}`);
   if (!report.converged) failures.push('the store never matched the server with both watches up');
-  if (report.lost > 0) failures.push(`${report.lost} lost changes`);
-  if (report.duplicates > 0) failures.push(`${report.duplicates} duplicates`);
-  if (report.regressions > 0) failures.push(`${report.regressions} events went back in time`);
-  if (report.openSockets.server > 0 || report.openSockets.clientHandles > 0) {
-    failures.push(
-      `sockets left open: ${report.openSockets.server} on the server, ` +
-        `${report.openSockets.clientHandles} client handles`,
-    );
-  }
-  return failures;
+  return [...failures, ...deliveryFailures(report)];
 }
 
 /** The faults that did not fire at all in a run. */
 export function missingFaultKinds(report: ChaosReport): FaultKind[] {
   return FAULT_KINDS.filter((kind) => report.faults[kind] === 0);
 }
-
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The report as lines for a terminal. */
 export function formatReport(report: ChaosReport): string[] {
@@ -371,8 +314,4 @@ export function formatReport(report: ChaosReport): string[] {
       ? 'result         PASS'
       : `result         FAIL: ${report.failures.join('; ')}`,
   ];
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -5,6 +5,7 @@
 // equals the server, nothing was lost or duplicated and no socket is left open.
 import { parseArgs } from 'node:util';
 import { formatReport, missingFaultKinds, runChaos } from './chaos.js';
+import { numberOption as number } from './harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -18,15 +19,6 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-
-const number = (name: string, text: string, min: number, max: number): number => {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n < min || n > max) {
-    console.error(`--${name} must be a number in [${min}, ${max}], not ${JSON.stringify(text)}`);
-    process.exit(2);
-  }
-  return n;
-};
 
 const seed = number('seed', values.seed!, 0, 2 ** 32 - 1);
 const minutes = number('minutes', values.minutes!, 0.05, 24 * 60);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { KubernetesObject, V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { ClusterConnection, ResourceRef } from '../../src/types.js';
 import type { FakeKubeApiServer } from '../../src/testing/index.js';
+import { deployments, pods } from '../../src/sources/resources.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import type { Prng } from './prng.js';
 
@@ -48,64 +49,54 @@ export interface WorkloadKind {
   make(name: string, namespace: string, generation: number): KubernetesObject;
 }
 
-export const podKind = (namesPerNamespace: number, target = 0.75): WorkloadKind => ({
-  resource: { group: '', apiVersion: 'v1', plural: 'pods' },
-  namesPerNamespace,
-  target,
-  make: (name, namespace, generation): V1Pod =>
-    pod(name, '', {
-      metadata: {
-        namespace,
-        uid: `${namespace}-${name}-${generation}`,
-        labels: { app: name.replace(/-\d+$/, ''), generation: String(generation) },
-      },
-      status: { phase: generation % 3 === 0 ? 'Pending' : 'Running' },
-    }),
+/** The metadata every workload object carries: a uid per generation, the generation as a label. */
+const identity = (namespace: string, name: string, generation: number, labels = {}) => ({
+  namespace,
+  uid: `${namespace}-${name}-${generation}`,
+  labels: { ...labels, generation: String(generation) },
 });
 
-export const deploymentKind = (namesPerNamespace: number, target = 0.75): WorkloadKind => ({
-  resource: { group: 'apps', apiVersion: 'v1', plural: 'deployments' },
-  namesPerNamespace,
-  target,
-  make: (name, namespace, generation): V1Deployment =>
-    deployment(name, '', {
-      metadata: {
-        namespace,
-        uid: `${namespace}-${name}-${generation}`,
-        labels: { generation: String(generation) },
-      },
-      spec: {
-        replicas: 1 + (generation % 4),
-        selector: { matchLabels: { app: name } },
-        template: { metadata: { labels: { app: name } }, spec: { containers: [] } },
-      },
-    }),
-});
+/** A kind of `resource` whose objects `make` builds; the pool size and target come per run. */
+const kindOf =
+  (resource: ResourceRef, make: WorkloadKind['make']) =>
+  (namesPerNamespace: number, target = 0.75): WorkloadKind => ({
+    resource,
+    namesPerNamespace,
+    target,
+    make,
+  });
+
+export const podKind = kindOf(pods, (name, namespace, generation): V1Pod =>
+  pod(name, '', {
+    metadata: identity(namespace, name, generation, { app: name.replace(/-\d+$/, '') }),
+    status: { phase: generation % 3 === 0 ? 'Pending' : 'Running' },
+  }),
+);
+
+export const deploymentKind = kindOf(deployments, (name, namespace, generation): V1Deployment =>
+  deployment(name, '', {
+    metadata: identity(namespace, name, generation),
+    spec: {
+      replicas: 1 + (generation % 4),
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [] } },
+    },
+  }),
+);
 
 /** A plain object kind (configmaps, services...) for the soak's many resources. */
 export const genericKind = (
-  group: string,
-  apiVersion: string,
-  plural: string,
+  resource: ResourceRef,
   kind: string,
   namesPerNamespace: number,
   target = 0.75,
-): WorkloadKind => ({
-  resource: { group, apiVersion, plural },
-  namesPerNamespace,
-  target,
-  make: (name, namespace, generation) => ({
-    apiVersion: group ? `${group}/${apiVersion}` : apiVersion,
+): WorkloadKind =>
+  kindOf(resource, (name, namespace, generation) => ({
+    apiVersion: resource.group ? `${resource.group}/${resource.apiVersion}` : resource.apiVersion,
     kind,
-    metadata: {
-      name,
-      namespace,
-      uid: `${namespace}-${name}-${generation}`,
-      labels: { generation: String(generation) },
-    },
+    metadata: { name, ...identity(namespace, name, generation) },
     data: { generation: String(generation), payload: 'x'.repeat(64 + (generation % 64)) },
-  }),
-});
+  }))(namesPerNamespace, target);
 
 /** How many mutations of each kind a workload made. */
 export interface MutationCounts {

@@ -24,10 +24,14 @@ if (existsSync(out)) rmSync(out, { recursive: true });
 mkdirSync(out, { recursive: true });
 cpSync(resolve(root, 'src'), resolve(out, 'src'), { recursive: true });
 if (specArg) {
-  // What jest.config.js lists as roots; a root that does not exist yet is made empty.
-  for (const dir of ['spec', 'examples']) {
+  // What jest.config.js lists as roots (a root that does not exist yet is made empty), and bench/,
+  // which spec/chaos.spec.ts imports (its results left out).
+  for (const dir of ['spec', 'examples', 'bench']) {
     if (existsSync(resolve(root, dir))) {
-      cpSync(resolve(root, dir), resolve(out, dir), { recursive: true });
+      cpSync(resolve(root, dir), resolve(out, dir), {
+        recursive: true,
+        filter: (path) => !path.startsWith(resolve(root, 'bench/results')),
+      });
     } else mkdirSync(resolve(out, dir));
   }
 }

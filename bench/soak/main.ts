@@ -4,6 +4,7 @@
 // counts every minute. Exit code 0 only when memory is flat (the last minute within 10 % of the
 // second), the stores match the server at the end and no socket is left open.
 import { parseArgs } from 'node:util';
+import { numberOption as number } from '../chaos/harness.js';
 import { formatSoak, runSoak } from './soak.js';
 
 const { values } = parseArgs({
@@ -16,15 +17,6 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-
-const number = (name: string, text: string, min: number, max: number): number => {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n < min || n > max) {
-    console.error(`--${name} must be a number in [${min}, ${max}], not ${JSON.stringify(text)}`);
-    process.exit(2);
-  }
-  return n;
-};
 
 const options = {
   seed: number('seed', values.seed!, 0, 2 ** 32 - 1),

@@ -1,20 +1,23 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { tap, type Subscription } from 'rxjs';
-import { fromWatch } from '../../src/sources/fromWatch.js';
-import { mergeWatches } from '../../src/operators/mergeWatches.js';
-import {
-  resumeFromResourceVersion,
-  type LifecycleEvent,
-} from '../../src/operators/resumeFromResourceVersion.js';
-import { toStore, type MergedStore } from '../../src/operators/toStore.js';
-import { withBookmarks } from '../../src/operators/withBookmarks.js';
+import type { Subscription } from 'rxjs';
+import type { MergedStore } from '../../src/operators/toStore.js';
+import { configmaps, replicasets, services } from '../../src/sources/resources.js';
 import type { KubernetesObject } from '../../src/types.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { compareStore } from '../chaos/compare.js';
 import { DeliveryChecker } from '../chaos/delivery.js';
 import { FaultInjection, type FaultKind } from '../chaos/faults.js';
+import {
+  LifecycleTally,
+  churn,
+  deliveryFailures,
+  mb,
+  quiesce,
+  resumedWatch,
+  socketsLeft,
+  watchIntoStore,
+} from '../chaos/harness.js';
 import { Prng } from '../chaos/prng.js';
-import { activeHandles, clientSocketsTo, waitUntil } from '../chaos/sockets.js';
+import { activeHandles } from '../chaos/sockets.js';
 import {
   RotatingCredentials,
   Workload,
@@ -40,7 +43,10 @@ export interface SoakOptions {
   watchTimeoutSeconds?: number;
   /** The length of a reporting period (default 60 000; shorter only to try the tool out). */
   minuteMs?: number;
-  /** Memory is sampled this often, after a full GC when `--expose-gc` is on (default 5 s). */
+  /**
+   * Memory is sampled this often, after a full GC when `--expose-gc` is on (default 5 s, or a
+   * fifth of a shorter period, so that every period has samples).
+   */
   sampleEveryMs?: number;
   log?: (line: string) => void;
 }
@@ -83,9 +89,9 @@ export interface SoakReport {
 const RESOURCES: Record<string, WorkloadKind> = {
   pods: podKind(8),
   deployments: deploymentKind(4),
-  configmaps: genericKind('', 'v1', 'configmaps', 'ConfigMap', 6),
-  services: genericKind('', 'v1', 'services', 'Service', 4),
-  replicasets: genericKind('apps', 'v1', 'replicasets', 'ReplicaSet', 6),
+  configmaps: genericKind(configmaps, 'ConfigMap', 6),
+  services: genericKind(services, 'Service', 4),
+  replicasets: genericKind(replicasets, 'ReplicaSet', 6),
 };
 const SOURCE_KEYS = Object.keys(RESOURCES);
 
@@ -105,7 +111,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     bookmarkIntervalMs = 1000,
     watchTimeoutSeconds = 60,
     minuteMs = 60_000,
-    sampleEveryMs = 5000,
+    sampleEveryMs = Math.min(5000, minuteMs / 5),
     log = () => {},
   } = options;
   const root = new Prng(seed);
@@ -124,57 +130,44 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     for (let i = 0; i < 200; i++) workload.mutate();
 
     const checker = new DeliveryChecker(false);
-    const up = new Map<string, boolean>();
-    let connections = 0;
-    let relists = 0;
+    const lifecycle = new LifecycleTally();
     const pipelineErrors: string[] = [];
     const latest = new Map<string, MergedStore<Record<string, KubernetesObject>>>();
-    const onLifecycle = (id: string) => (event: LifecycleEvent) => {
-      if (event.type === 'connecting') connections++;
-      if (event.type === 'relist-start') relists++;
-      if (event.type === 'connected') up.set(id, true);
-      else if (event.type === 'connecting' || event.type === 'disconnected') up.set(id, false);
-    };
     for (const namespace of namespaces) {
       const sources = Object.fromEntries(
         SOURCE_KEYS.map((key) => [
           key,
-          fromWatch(credentials, RESOURCES[key].resource, {
-            namespace,
-            // Spread over [0.5, 1.5] x the setting, so the watches do not all end together.
-            timeoutSeconds: Math.round(watchTimeoutSeconds * (0.5 + jitterRandom.next())),
-          }).pipe(
-            withBookmarks({ idleTimeout: idleTimeoutMs }),
-            resumeFromResourceVersion({
-              onLifecycle: onLifecycle(`${namespace}/${key}`),
+          resumedWatch(
+            credentials,
+            RESOURCES[key].resource,
+            {
+              namespace,
+              // Spread over [0.5, 1.5] x the setting, so the watches do not all end together.
+              timeoutSeconds: Math.round(watchTimeoutSeconds * (0.5 + jitterRandom.next())),
+            },
+            {
+              idleTimeoutMs,
+              onLifecycle: lifecycle.of(`${namespace}/${key}`),
               random: () => jitterRandom.next(),
-            }),
+            },
           ),
         ]),
       );
       subscriptions.push(
-        mergeWatches(sources)
-          .pipe(
-            tap((event) => checker.record(event)),
-            toStore({ sources: SOURCE_KEYS }),
-          )
-          .subscribe({
-            next: (store) =>
-              latest.set(namespace, store as MergedStore<Record<string, KubernetesObject>>),
-            error: (error: unknown) => pipelineErrors.push(`${namespace}: ${String(error)}`),
-            complete: () => pipelineErrors.push(`${namespace}: completed`),
-          }),
+        watchIntoStore(
+          sources,
+          checker,
+          (store) => latest.set(namespace, store),
+          (why) => pipelineErrors.push(`${namespace}: ${why}`),
+        ),
       );
     }
     const watches = namespaces.length * SOURCE_KEYS.length;
     log(`${watches} watches on ${server.url}`);
 
     const figures: MinuteFigures[] = [];
-    const started = Date.now();
-    const end = started + minutes * minuteMs;
-    let nextFault = started + faultEveryMs * (0.5 + faultRandom.next());
-    let nextSample = started + sampleEveryMs;
-    let periodEnd = started + minuteMs;
+    let nextSample = sampleEveryMs;
+    let periodEnd = minuteMs;
     let samples: NodeJS.MemoryUsage[] = [];
     let maxHandles = 0;
     let handleKinds: Record<string, number> = {};
@@ -191,10 +184,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         handles: maxHandles,
         handleKinds,
         serverSockets: server.openConnections,
-        watchesUp: [...up.values()].filter(Boolean).length,
+        watchesUp: lifecycle.watchesUp,
         events: checker.events - before.events,
-        connections: connections - before.connections,
-        relists: relists - before.relists,
+        connections: lifecycle.connections - before.connections,
+        relists: lifecycle.relists - before.relists,
         faults: faults.total - before.faults,
         mutations: workload.counts.total - before.mutations,
       };
@@ -202,72 +195,66 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       log(formatMinute(figure));
       Object.assign(before, {
         events: checker.events,
-        connections,
-        relists,
+        connections: lifecycle.connections,
+        relists: lifecycle.relists,
         faults: faults.total,
         mutations: workload.counts.total,
       });
       samples = [];
       maxHandles = 0;
     };
-    const maxSteps = Math.ceil((minutes * minuteMs) / mutationEveryMs) + 10;
-    for (let step = 0; step < maxSteps && Date.now() < end; step++) {
-      workload.mutate();
-      if (Date.now() >= nextFault) {
-        const kind = await faults.fireNext();
-        log(`  fault ${kind}`);
-        nextFault = Date.now() + faultEveryMs * (0.5 + faultRandom.next());
-      }
-      if (Date.now() >= nextSample) {
-        // The fake server's own request and connection logs grow with every request: they are
-        // test instrumentation, not the watches' memory.
-        server.requests.length = 0;
-        server.connectionLog.length = 0;
-        gc?.();
-        samples.push(process.memoryUsage());
-        const kinds = activeHandles();
-        const total = Object.values(kinds).reduce((a, b) => a + b, 0);
-        if (total >= maxHandles) {
-          maxHandles = total;
-          handleKinds = kinds;
+    await churn({
+      durationMs: minutes * minuteMs,
+      mutationEveryMs,
+      faultEveryMs,
+      faults,
+      faultRandom,
+      mutate: () => workload.mutate(),
+      afterStep: (elapsedMs) => {
+        if (elapsedMs >= nextSample) {
+          // The fake server's own request and connection logs grow with every request: they are
+          // test instrumentation, not the watches' memory.
+          server.requests.length = 0;
+          server.connectionLog.length = 0;
+          gc?.();
+          samples.push(process.memoryUsage());
+          const kinds = activeHandles();
+          const total = Object.values(kinds).reduce((a, b) => a + b, 0);
+          if (total >= maxHandles) {
+            maxHandles = total;
+            handleKinds = kinds;
+          }
+          nextSample += sampleEveryMs;
         }
-        nextSample += sampleEveryMs;
-      }
-      if (Date.now() >= periodEnd && samples.length > 0) {
-        closePeriod();
-        periodEnd += minuteMs;
-      }
-      await sleep(mutationEveryMs);
-    }
+        if (elapsedMs >= periodEnd && samples.length > 0) {
+          closePeriod();
+          periodEnd += minuteMs;
+        }
+      },
+      log: (line) => log(`  ${line}`),
+    });
     if (samples.length > 0) closePeriod();
 
     // Quiescence: every store must match the server, every watch connected.
     faults.reset();
-    const matches = () =>
-      namespaces.every((namespace) => {
-        const store = latest.get(namespace);
-        return SOURCE_KEYS.every(
-          (key) =>
-            compareStore(
-              store?.store(key),
-              server.objects(RESOURCES[key].resource, namespace),
-              false,
-            ).total === 0,
-        );
-      });
-    let converged = false;
-    let stableSince: number | undefined;
-    const quiesceEnd = Date.now() + 90_000;
-    for (let i = 0; i < 100_000 && Date.now() < quiesceEnd && pipelineErrors.length === 0; i++) {
-      if (matches() && [...up.values()].filter(Boolean).length === watches) {
-        stableSince ??= Date.now();
-        if (Date.now() - stableSince >= 2000) {
-          converged = true;
-          break;
-        }
-      } else stableSince = undefined;
-      await sleep(100);
-    }
+    const converged = await quiesce({
+      settled: () =>
+        lifecycle.watchesUp === watches &&
+        namespaces.every((namespace) =>
+          SOURCE_KEYS.every(
+            (key) =>
+              compareStore(
+                latest.get(namespace)?.store(key),
+                server.objects(RESOURCES[key].resource, namespace),
+                false,
+              ).total === 0,
+          ),
+        ),
+      failed: () => pipelineErrors.length > 0,
+      settleMs: 2000,
+      timeoutMs: 90_000,
+      pollMs: 100,
+    });
     let lost = 0;
     for (const namespace of namespaces) {
       for (const key of SOURCE_KEYS) {
@@ -279,8 +266,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       }
     }
     for (const s of subscriptions.splice(0)) s.unsubscribe();
-    await waitUntil(() => server.openConnections === 0, 5000);
-    await waitUntil(() => clientSocketsTo(server.port) === 0, 5000);
+    const openSockets = await socketsLeft(server, 5000);
 
     const second = figures[1];
     const last = figures[figures.length - 1];
@@ -302,7 +288,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       lost,
       converged,
       pipelineErrors,
-      openSockets: { server: server.openConnections, clientHandles: clientSocketsTo(server.port) },
+      openSockets,
       growth,
       failures: [],
     };
@@ -324,15 +310,9 @@ export function judgeSoak(report: SoakReport): string[] {
   if (report.pipelineErrors.length > 0)
     failures.push(`pipelines failed: ${report.pipelineErrors.join('; ')}`);
   if (!report.converged) failures.push('the stores never matched the server with every watch up');
-  if (report.lost > 0) failures.push(`${report.lost} lost changes`);
-  if (report.duplicates > 0) failures.push(`${report.duplicates} duplicates`);
-  if (report.regressions > 0) failures.push(`${report.regressions} regressions`);
-  if (report.openSockets.server > 0 || report.openSockets.clientHandles > 0)
-    failures.push(`sockets left open: ${JSON.stringify(report.openSockets)}`);
-  return failures;
+  return [...failures, ...deliveryFailures(report)];
 }
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const pct = (fraction: number) => `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %`;
 
 export function formatMinute(f: MinuteFigures): string {

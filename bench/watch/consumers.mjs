@@ -60,11 +60,50 @@ async function kubeConfig(server) {
   return kc;
 }
 
-/** A promise with its resolve and reject, for callback-style consumers. */
-function deferred() {
+/**
+ * The end of one run of a callback-style consumer: `promise` resolves with the tally at `done()`
+ * and rejects at `fail(error)`, whichever comes first; `finished` once either came (the source
+ * may still call back while it stops).
+ */
+function runEnd(tally) {
   let resolve, reject;
-  const promise = new Promise((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
+  const end = {
+    finished: false,
+    promise: new Promise((res, rej) => ((resolve = res), (reject = rej))),
+    done: () => {
+      end.finished = true;
+      resolve(tally);
+    },
+    fail: (error) => {
+      if (end.finished) return;
+      end.finished = true;
+      reject(error);
+    },
+  };
+  return end;
+}
+
+/**
+ * Subscribes to `observable` until `onValue` returns true (every expected event seen), then
+ * unsubscribes; a value `onValue` throws on, or an error, fails the run.
+ */
+function readUntil(observable, tally, onValue) {
+  const end = runEnd(tally);
+  const subscription = observable.subscribe({
+    next: (value) => {
+      if (end.finished) return;
+      try {
+        if (!onValue(value)) return;
+      } catch (error) {
+        return end.fail(error);
+      }
+      subscription.unsubscribe();
+      end.done();
+    },
+    error: end.fail,
+    complete: end.done,
+  });
+  return end.promise;
 }
 
 export const consumers = {
@@ -77,19 +116,10 @@ export const consumers = {
       const kc = await kubeConfig(server);
       return () => {
         const tally = new Tally(events);
-        const { promise, resolve, reject } = deferred();
-        const subscription = fromWatch(kc, PODS_REF).subscribe({
-          next: (event) => {
-            if (event.type === 'ERROR') return reject(event.error);
-            if (tally.add(event.type, event.object)) {
-              subscription.unsubscribe();
-              resolve(tally);
-            }
-          },
-          error: reject,
-          complete: () => resolve(tally),
+        return readUntil(fromWatch(kc, PODS_REF), tally, (event) => {
+          if (event.type === 'ERROR') throw event.error;
+          return tally.add(event.type, event.object);
         });
-        return promise;
       };
     },
   },
@@ -110,28 +140,23 @@ export const consumers = {
       const last = versionOf(events - 1);
       return () => {
         const tally = new Tally(events);
-        const { promise, resolve, reject } = deferred();
         // The default initial state: an (empty) list, its end bookmark, then the watch.
-        const subscription = fromWatch(kc, PODS_REF)
-          .pipe(withBookmarks(), resumeFromResourceVersion(), toStore())
-          .subscribe({
-            next: (store) => {
-              if (!store.synced) return reject(new Error('a snapshot before the sync bookmark'));
-              const version = store.resourceVersion;
-              if (tally.count === 0 && store.size === 0) return; // the initial-events-end bookmark
-              tally.addVersion(version);
-              if (version === last) {
-                subscription.unsubscribe();
-                if (store.size !== Math.min(events, PODS)) {
-                  reject(new Error(`the store holds ${store.size} objects`));
-                }
-                resolve(tally);
-              }
-            },
-            error: reject,
-            complete: () => resolve(tally),
-          });
-        return promise;
+        const stores = fromWatch(kc, PODS_REF).pipe(
+          withBookmarks(),
+          resumeFromResourceVersion(),
+          toStore(),
+        );
+        return readUntil(stores, tally, (store) => {
+          if (!store.synced) throw new Error('a snapshot before the sync bookmark');
+          const version = store.resourceVersion;
+          if (tally.count === 0 && store.size === 0) return false; // the initial-events-end bookmark
+          tally.addVersion(version);
+          if (version !== last) return false;
+          if (store.size !== Math.min(events, PODS)) {
+            throw new Error(`the store holds ${store.size} objects`);
+          }
+          return true;
+        });
       };
     },
   },
@@ -162,23 +187,19 @@ export const consumers = {
       const kc = await kubeConfig(server);
       return async () => {
         const tally = new Tally(events);
-        const { promise, resolve, reject } = deferred();
+        const end = runEnd(tally);
         let controller;
-        let finished = false;
         controller = await new Watch(kc).watch(
           WATCH_PATH,
           {},
           (type, object) => {
-            if (finished) return;
-            if (tally.add(type, object)) {
-              finished = true;
-              controller?.abort();
-              resolve(tally);
-            }
+            if (end.finished || !tally.add(type, object)) return;
+            end.done();
+            controller?.abort();
           },
-          (error) => (finished ? undefined : error ? reject(error) : resolve(tally)),
+          (error) => (error ? end.fail(error) : end.done()),
         );
-        return promise;
+        return end.promise;
       };
     },
   },
@@ -192,22 +213,18 @@ export const consumers = {
       const api = kc.makeApiClient(CoreV1Api);
       return async () => {
         const tally = new Tally(events);
-        const { promise, resolve, reject } = deferred();
+        const end = runEnd(tally);
         const informer = makeInformer(kc, WATCH_PATH, () => api.listPodForAllNamespaces());
-        let finished = false;
         const seen = (type) => (object) => {
-          if (finished) return;
-          if (tally.add(type, object)) {
-            finished = true;
-            informer.stop();
-            resolve(tally);
-          }
+          if (end.finished || !tally.add(type, object)) return;
+          end.done();
+          informer.stop();
         };
         informer.on('add', seen('ADDED'));
         informer.on('update', seen('MODIFIED'));
-        informer.on('error', (error) => (finished ? undefined : reject(error)));
+        informer.on('error', end.fail);
         await informer.start();
-        return promise;
+        return end.promise;
       };
     },
   },
@@ -227,22 +244,18 @@ export const consumers = {
           signal: controller.signal,
         });
         if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
-        const { promise, resolve, reject } = deferred();
-        let finished = false;
-        response.body.on('error', (error) => (finished ? undefined : reject(error)));
+        const end = runEnd(tally);
+        response.body.on('error', end.fail);
         response.body
           .pipe(split2(JSON.parse))
           .on('data', (event) => {
-            if (finished) return;
-            if (tally.add(event.type, event.object)) {
-              finished = true;
-              controller.abort();
-              resolve(tally);
-            }
+            if (end.finished || !tally.add(event.type, event.object)) return;
+            end.done();
+            controller.abort();
           })
-          .on('end', () => resolve(tally))
-          .on('error', (error) => (finished ? undefined : reject(error)));
-        return promise;
+          .on('end', end.done)
+          .on('error', end.fail);
+        return end.promise;
       };
     },
   },
@@ -258,25 +271,23 @@ export const consumers = {
       const http = await import('node:http');
       return () => {
         const tally = new Tally(events);
-        const { promise, resolve, reject } = deferred();
+        const end = runEnd(tally);
         const request = http.get(`${server}${WATCH_PATH}?watch=true`, (response) => {
-          let finished = false;
           response.on('data', (chunk) => {
-            if (finished) return;
+            if (end.finished) return;
             for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) {
               // A version of the right shape, so Tally can check the count and the last one.
               if (tally.addVersion(versionOf(tally.count))) {
-                finished = true;
-                request.destroy();
-                return resolve(tally);
+                end.done();
+                return request.destroy();
               }
             }
           });
-          response.on('end', () => resolve(tally));
-          response.on('error', (error) => (finished ? undefined : reject(error)));
+          response.on('end', end.done);
+          response.on('error', end.fail);
         });
-        request.on('error', reject);
-        return promise;
+        request.on('error', end.fail);
+        return end.promise;
       };
     },
   },
@@ -302,25 +313,23 @@ export const consumers = {
           controller.signal,
         );
         if (!opened.ok) throw opened.error;
-        const { promise, resolve, reject } = deferred();
-        let finished = false;
+        const end = runEnd(tally);
         opened.body.start({
-          bytes: (buffer, start, end) => {
-            for (let at = buffer.indexOf(10, start); at !== -1 && at < end;) {
+          bytes: (buffer, from, to) => {
+            for (let at = buffer.indexOf(10, from); at !== -1 && at < to;) {
               if (tally.addVersion(versionOf(tally.count))) {
-                finished = true;
+                end.done();
                 opened.body.release();
-                resolve(tally);
                 return false;
               }
               at = buffer.indexOf(10, at + 1);
             }
             return true;
           },
-          end: () => resolve(tally),
-          fail: (error) => (finished ? undefined : reject(error)),
+          end: end.done,
+          fail: end.fail,
         });
-        return promise;
+        return end.promise;
       };
     },
   },

@@ -4,22 +4,13 @@ import { firstValueFrom } from 'rxjs';
 import { fromList } from '../../src/sources/fromList.js';
 import { WatchError } from '../../src/WatchError.js';
 import { line, rawPod } from '../support/rawServer.js';
-import {
-  MB,
-  expectClean,
-  pods,
-  recordProcessFailures,
-  useRawServer,
-  runHostile,
-} from './support.js';
+import { MB, expectClean, pods, useRawServer, runHostile } from './support.js';
 
 // Content encodings that lie (gzip claimed and not sent, deflate garbage, gzip never asked for),
 // on watches (sent without Accept-Encoding, read as is) and on lists (which ask for gzip), and
 // list answers that are not lists.
-const process_ = recordProcessFailures();
-
 describe('hostile encodings and list answers', () => {
-  const raw = useRawServer(process_);
+  const raw = useRawServer();
 
   const answer = (body: Buffer | string, headers: Record<string, string> = {}) => {
     raw().handler = (_req, res) => {

@@ -2,18 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import type http from 'node:http';
 import type { RawServer } from '../support/rawServer.js';
 import { line, rawPod } from '../support/rawServer.js';
-import {
-  expectClean,
-  lastError,
-  recordProcessFailures,
-  useRawServer,
-  runHostile,
-} from './support.js';
+import { expectClean, lastError, useRawServer, runHostile } from './support.js';
 
 // Hostile and broken answers to the watch request itself: error pages, Status bodies of every
 // wrong shape, informational and empty answers. Each case runs through watchResource and fromWatch.
-const process_ = recordProcessFailures();
-
 const html = (status: number, title: string, headers: http.OutgoingHttpHeaders = {}) =>
   ((_req, res) => {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
@@ -30,7 +22,7 @@ const status = (httpStatus: number, body: unknown, headers: http.OutgoingHttpHea
   }) as RawServer['handler'];
 
 describe('hostile error answers to a watch', () => {
-  const raw = useRawServer(process_);
+  const raw = useRawServer();
 
   const run = async (handler: RawServer['handler'], expected: string[]) => {
     raw().handler = handler;

@@ -1,19 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { line, rawPod, streamChunks } from '../support/rawServer.js';
-import {
-  MB,
-  expectClean,
-  recordProcessFailures,
-  useRawServer,
-  runHostile,
-  types,
-} from './support.js';
+import { MB, expectClean, useRawServer, runHostile, types } from './support.js';
 
 // Lines that are JSON but not watch events, in-stream Status objects of every wrong shape,
 // hostile JSON (prototype keys, deep nesting, huge messages) and invalid UTF-8, through
 // watchResource and fromWatch.
-const process_ = recordProcessFailures();
-
 const named = (events: Awaited<ReturnType<typeof runHostile>>['generator']) =>
   events.map((e) =>
     e.type === 'ERROR'
@@ -22,7 +13,7 @@ const named = (events: Awaited<ReturnType<typeof runHostile>>['generator']) =>
   );
 
 describe('hostile watch lines', () => {
-  const raw = useRawServer(process_);
+  const raw = useRawServer();
 
   const run = async (chunks: Array<string | Buffer>, options = {}) => {
     raw().handler = streamChunks(chunks);
@@ -186,7 +177,7 @@ describe('hostile watch lines', () => {
     expectClean(result, ['ADDED']);
   });
 
-  it('raw() control characters and NUL inside a JSON string make the line invalid, not the stream', async () => {
+  it('raw control characters and NUL inside a JSON string make the line invalid, not the stream', async () => {
     const result = await run([
       '{"type":"ADDED","object":{"metadata":{"name":"a\u0000b\u0007"}}}\n',
       line('ADDED', rawPod('ok', '2')),

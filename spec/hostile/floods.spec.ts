@@ -1,28 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
+import { firstValueFrom } from 'rxjs';
+import { fromList } from '../../src/sources/fromList.js';
+import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
 import { line, rawPod } from '../support/rawServer.js';
-import {
-  MB,
-  expectClean,
-  lastError,
-  pump,
-  recordProcessFailures,
-  useRawServer,
-  runHostile,
-} from './support.js';
+import { MB, expectClean, lastError, pods, pump, useRawServer, runHostile } from './support.js';
 
 // Floods: lines far too long, bodies that never end, blank and invalid lines by the million.
 // Memory must stay bounded (nothing is buffered whole) and the process responsive.
-const process_ = recordProcessFailures();
-
 describe('hostile floods', () => {
   let sentBytes = 0;
-  const raw = useRawServer(process_, 3000);
+  const raw = useRawServer(3000);
 
-  /** A 200 answer: `first`, then `block` over and over up to `limitBytes` (or until the client goes), then `last`. */
-  const flood = (block: Buffer, limitBytes: number, first = '', last = '') => {
+  /** A `status` answer: `first`, then `block` over and over up to `limitBytes` (or until the client goes), then `last`. */
+  const flood = (block: Buffer, limitBytes: number, first = '', last = '', status = 200) => {
     sentBytes = 0;
     raw().handler = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
+      res.writeHead(status, { 'content-type': 'application/json' });
       if (first) res.write(first);
       const write = res.write.bind(res);
       res.write = ((chunk: Buffer) => {
@@ -48,6 +41,24 @@ describe('hostile floods', () => {
     flood(Buffer.alloc(64 * 1024, '{'), Infinity);
     const result = await runHostile(raw().kubeConfig(), { maxLineBytes: 2 * MB });
     expectClean(result, ['ERROR:PARSE_ERROR'], { arrayBuffers: 24 * MB });
+  });
+
+  it('an error answer whose body never ends is read only up to a bound, by every source', async () => {
+    flood(Buffer.alloc(64 * 1024, 'x'), Infinity, '', '', 500);
+    const result = await runHostile(raw().kubeConfig());
+    expectClean(result, ['ERROR:SYSTEM_ERROR']);
+    expect(lastError(result.generator).statusCode).toBe(500);
+    expect(lastError(result.observable).statusCode).toBe(500);
+    const cluster = raw().kubeConfig();
+    await expect(firstValueFrom(fromList(cluster, pods))).rejects.toMatchObject({
+      errorType: 'SYSTEM_ERROR',
+      statusCode: 500,
+    });
+    await expect(
+      firstValueFrom(fromPodLogs(cluster, { namespace: 'default', name: 'web-1' })),
+    ).rejects.toMatchObject({ errorType: 'SYSTEM_ERROR', statusCode: 500 });
+    // Four requests, each read for 64 KiB of body plus what the sockets buffer.
+    expect(sentBytes).toBeLessThan(32 * MB);
   });
 
   it('a line just under maxLineBytes is delivered; one byte more is refused', async () => {
@@ -107,7 +118,8 @@ describe('hostile floods', () => {
       res.on('close', () => clearInterval(timer));
     };
     const result = await runHostile(raw().kubeConfig(), {
-      during: (stop) => setTimeout(stop, 500),
+      // Long enough for a whole event (~130 bytes) even when a busy machine slows the 2 ms timer.
+      during: (stop) => setTimeout(stop, 1500),
     });
     expect(result.timedOut).toEqual([]);
     for (const events of [result.generator, result.observable]) {

@@ -1,13 +1,15 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { fromWatch } from '../../src/sources/fromWatch.js';
+import { pods } from '../../src/sources/resources.js';
+import { buildKubeConfig } from '../../src/testing/fakeKubeApiServer/kubeConfig.js';
 import type { Cluster, WatchEvent, WatchOptions } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
 import { RawServer } from '../support/rawServer.js';
 
-export const pods = { group: '', apiVersion: 'v1', plural: 'pods' };
+export { pods };
 export const MB = 1024 * 1024;
 
 /** `ADDED`, `ERROR:SYSTEM_ERROR:502`...: what a run yielded, comparable at a glance. */
@@ -15,33 +17,17 @@ export const types = (events: WatchEvent[]): string[] =>
   events.map((e) => (e.type === 'ERROR' ? `ERROR:${e.error.errorType}` : e.type));
 
 /**
- * Records unhandled rejections and uncaught exceptions. Under jest the sandbox's `process` does
- * not receive them (jest fails the running test on them itself); run outside jest, this sees them.
+ * The hooks of a hostile spec file, inside its `describe`: one RawServer for the file, and after
+ * each case no socket left open. Returns the server's getter. (An unhandled rejection or uncaught
+ * exception fails the running case by itself: jest reports it.)
  */
-export function recordProcessFailures(): { failures: string[] } {
-  const record = { failures: [] as string[] };
-  process.on('unhandledRejection', (reason) =>
-    record.failures.push(`rejection: ${String(reason)}`),
-  );
-  process.on('uncaughtException', (error) => record.failures.push(`exception: ${String(error)}`));
-  return record;
-}
-
-/**
- * The hooks of a hostile spec file, inside its `describe`: one RawServer for the file; after each
- * case, no socket left open and no unhandled rejection or exception. Returns the server's getter.
- */
-export function useRawServer(
-  process_: { failures: string[] },
-  socketWaitMs = 2000,
-): () => RawServer {
+export function useRawServer(socketWaitMs = 2000): () => RawServer {
   let raw: RawServer | undefined;
   beforeAll(async () => {
     raw = await RawServer.start();
   });
   afterEach(async () => {
     await raw!.waitForNoSockets(socketWaitMs);
-    expect(process_.failures).toEqual([]);
   });
   afterAll(() => raw!.stop());
   return () => raw!;
@@ -181,16 +167,9 @@ export function lastError(events: WatchEvent[]) {
   return last.error;
 }
 
-/** A KubeConfig for a plain-HTTP test server with a bearer token. */
+/** A KubeConfig for a plain-HTTP test server with a bearer token (the test kit's own builder). */
 export function kubeConfigFor(url: string, token = 'hostile-token'): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'h', server: url, skipTLSVerify: true }],
-    users: [{ name: 'h', token }],
-    contexts: [{ name: 'h', cluster: 'h', user: 'h' }],
-    currentContext: 'h',
-  });
-  return kc;
+  return buildKubeConfig(url, undefined, token, {});
 }
 
 /**

@@ -10,8 +10,9 @@ import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import type { Cluster, Logger, WatchOptions } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
+import { pods } from '../../src/sources/resources.js';
 
-export const pods = { group: '', apiVersion: 'v1', plural: 'pods' };
+export { pods };
 
 /**
  * Everything a consumer could print of a value: `String()`, JSON (errors with their message,

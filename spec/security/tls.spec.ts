@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import https from 'node:https';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { fromList } from '../../src/sources/fromList.js';
 import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
+import { fromWatch } from '../../src/sources/fromWatch.js';
 import type { Cluster, ClusterConnection } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
@@ -38,11 +39,14 @@ describe('TLS verification', () => {
   };
   const ca = (s: FakeKubeApiServer) => Buffer.from(s.caPem!).toString('base64');
 
-  /** Watch, list and logs all fail with SYSTEM_ERROR 0, and the server got no request. */
+  /** Both watches, list and logs all fail with SYSTEM_ERROR 0, and the server got no request. */
   const refused = async (cluster: Cluster) => {
     const before = server.requests.length;
     const events = await collect(watchResource(cluster, pods, { timeoutSeconds: 1 }));
     expect(events).toMatchObject([
+      { type: 'ERROR', error: { errorType: 'SYSTEM_ERROR', statusCode: 0 } },
+    ]);
+    expect(await lastValueFrom(fromWatch(cluster, pods).pipe(toArray()))).toMatchObject([
       { type: 'ERROR', error: { errorType: 'SYSTEM_ERROR', statusCode: 0 } },
     ]);
     await expect(firstValueFrom(fromList(cluster, pods))).rejects.toMatchObject({ statusCode: 0 });

@@ -3,10 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { execKubeConfig } from '../support/execKubeConfig.js';
 import { RawServer, line, rawPod } from '../support/rawServer.js';
-import { TcpServer, afterRequest } from '../hostile/support.js';
+import { TcpServer, afterRequest, kubeConfigFor } from '../hostile/support.js';
 import { everythingFrom, leaks } from './support.js';
 
 // The bearer token must never come out of kube-rx: not in an event, an error (message, cause,
@@ -96,13 +95,7 @@ describe('the bearer token never comes out', () => {
     const refusedUrl = reset.url.replace(/:\d+$/, ':1');
     try {
       for (const url of [refusedUrl, reset.url]) {
-        const kc = new KubeConfig();
-        kc.loadFromOptions({
-          clusters: [{ name: 'c', server: url, skipTLSVerify: true }],
-          users: [{ name: 'u', token: TOKEN }],
-          contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
-          currentContext: 'c',
-        });
+        const kc = kubeConfigFor(url, TOKEN);
         expect(leaks(await everythingFrom(kc, {}, { pipelineMs: 800 }), TOKEN)).toEqual([]);
       }
     } finally {
