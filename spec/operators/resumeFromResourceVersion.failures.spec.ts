@@ -11,12 +11,8 @@ import {
   watchError,
 } from '../../src/testing/marbles/builders.js';
 import { marbleWatchSource } from '../../src/testing/marbles/marbleWatchSource.js';
-import { httpError, run } from './support/resumeHarness.js';
+import { backoffs, httpError, run } from './support/resumeHarness.js';
 
-const backoffs = (timeline: string[]) =>
-  timeline
-    .filter((line) => line.includes(' backoff '))
-    .map((line) => line.split(' ').slice(1, 4).join(' '));
 const connectingTimes = (timeline: string[]) =>
   timeline
     .filter((line) => line.includes(' connecting '))
@@ -296,6 +292,46 @@ describe('resumeFromResourceVersion: giving up', () => {
         connections: [httpError(m, 503)],
       });
       expect(run(m, none, { maxRetries: 0 }).error).toMatchObject({ statusCode: 503 });
+    }),
+  );
+
+  it(
+    'counts a list that succeeds as the end of a run of failures toward maxRetries',
+    marbles((m) => {
+      const source = marbleWatchSource({
+        lists: [
+          m.cold('#', undefined, watchError(503)),
+          m.cold('(l|)', { l: listOf([pod('a', '3')], '3') }),
+        ],
+        connections: [httpError(m, 503), m.cold('-')],
+      });
+      const result = run(m, source, { maxRetries: 1 });
+      expect(result.error).toBeUndefined();
+      expect(backoffs(result.timeline)).toEqual(['backoff 400 #1', 'backoff 800 #2']);
+      expect(source.connections).toHaveLength(2);
+    }),
+  );
+
+  it(
+    'counts a watch the server ended in due course as the end of a run of 401s',
+    marbles((m) => {
+      const source = marbleWatchSource({
+        options: { resourceVersion: '7' },
+        connections: [httpError(m, 401), m.cold('1s |'), httpError(m, 401), m.cold('-')],
+      });
+      const result = run(m, source);
+      expect(result.error).toBeUndefined();
+      expect(result.timeline).toEqual([
+        '0 connecting 7',
+        '0 disconnected error 401',
+        '0 backoff 0 #1 401',
+        '0 connecting 7',
+        '1000 disconnected closed',
+        '1000 connecting 7',
+        '1000 disconnected error 401',
+        '1000 backoff 0 #2 401',
+        '1000 connecting 7',
+      ]);
     }),
   );
 

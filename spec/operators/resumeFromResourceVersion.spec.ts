@@ -176,6 +176,19 @@ describe('resumeFromResourceVersion: initial state', () => {
   );
 
   it(
+    "'none' follows every event once the burst is over, ADDED included",
+    marbles((m) => {
+      const source = marbleWatchSource({
+        connections: [
+          m.cold('akc|', { a: added(pod('a', '9')), k: bookmark('12'), c: added(pod('c', '13')) }),
+        ],
+      });
+      run(m, source, { initialState: 'none' });
+      expect(source.connections.map((c) => c.resourceVersion)).toEqual([undefined, '13']);
+    }),
+  );
+
+  it(
     "'none' starts afresh without a version when nothing was delivered yet",
     marbles((m) => {
       const source = marbleWatchSource({ connections: [m.cold('1s |')] });

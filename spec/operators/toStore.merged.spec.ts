@@ -41,14 +41,28 @@ const values = {
   x: tag('deployments', errorEvent(403)),
 };
 
+/** The views after `p`, then after `P`, of a stream that starts with them. */
+const afterP: ReturnType<typeof view> = {
+  synced: false,
+  sources: ['pods'],
+  pods: [false, 'a@5'],
+  deployments: [false],
+};
+const afterPP: ReturnType<typeof view> = {
+  synced: true,
+  sources: ['pods'],
+  pods: [true, 'a@5'],
+  deployments: [false],
+};
+
 describe('toStore on a merged stream', () => {
   it(
     'keeps one store per source, synced once every source seen is',
     marbles((m) => {
       const source = m.cold<Event>('-p-P-d-D-m-|', values);
       m.expect(source.pipe(toStore(), map(view))).toBeObservable('-1-2-3-4-5-|', {
-        1: { synced: false, sources: ['pods'], pods: [false, 'a@5'], deployments: [false] },
-        2: { synced: true, sources: ['pods'], pods: [true, 'a@5'], deployments: [false] },
+        1: afterP,
+        2: afterPP,
         // A source seen for the first time is awaited again.
         3: {
           synced: false,
@@ -111,8 +125,8 @@ describe('toStore on a merged stream', () => {
     marbles((m) => {
       const source = m.cold<Event>('-p-P-x-|', values);
       m.expect(source.pipe(toStore(), map(view))).toBeObservable('-1-2-3-|', {
-        1: { synced: false, sources: ['pods'], pods: [false, 'a@5'], deployments: [false] },
-        2: { synced: true, sources: ['pods'], pods: [true, 'a@5'], deployments: [false] },
+        1: afterP,
+        2: afterPP,
         3: {
           synced: false,
           sources: ['pods', 'deployments'],
@@ -139,6 +153,17 @@ describe('toStore on a merged stream', () => {
   );
 
   it(
+    'emits nothing for an event that changes nothing in its source',
+    marbles((m) => {
+      const source = m.cold<Event>('-p-p-P-P-|', values);
+      m.expect(source.pipe(toStore(), map(view))).toBeObservable('-1---2---|', {
+        1: afterP,
+        2: afterPP,
+      });
+    }),
+  );
+
+  it(
     'never changes a merged snapshot once emitted',
     marbles((m) => {
       const snapshots: MergedStore<Objects>[] = [];
@@ -147,12 +172,7 @@ describe('toStore on a merged stream', () => {
         .subscribe((s) => snapshots.push(s));
       m.flush();
       const first = snapshots[0]!;
-      expect(view(first)).toEqual({
-        synced: false,
-        sources: ['pods'],
-        pods: [false, 'a@5'],
-        deployments: [false],
-      });
+      expect(view(first)).toEqual(afterP);
       expect(first.store('pods').resourceVersion).toBe('5');
       expect(snapshots[3]!.store('pods').get('default', 'a')?.metadata?.resourceVersion).toBe('9');
       expect(Object.isFrozen(first)).toBe(true);
@@ -167,7 +187,7 @@ describe('toStore on a merged stream', () => {
       const source = m.cold<Event>('-p-u-|', { ...values, u: untagged });
       m.expect<unknown>(source.pipe(toStore(), map(view))).toBeObservable(
         '-1-#',
-        { 1: { synced: false, sources: ['pods'], pods: [false, 'a@5'], deployments: [false] } },
+        { 1: afterP },
         new TypeError('toStore: an event without a source on a merged stream (ADDED)'),
       );
       const declared = m.cold<Event>('-u-|', { u: untagged });

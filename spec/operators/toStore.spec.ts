@@ -32,6 +32,8 @@ const viewed = (store$: Observable<Store<V1Pod>>) => store$.pipe(map(view));
 const a5 = pod('a', '5');
 const b6 = pod('b', '6');
 const b9 = pod('b', '9');
+/** The view of a store that holds only `a5`, after it. */
+const onlyA5 = { rv: '5', synced: false, size: 1, objects: ['default/a@5'] };
 
 describe('toStore', () => {
   it(
@@ -46,8 +48,8 @@ describe('toStore', () => {
         m: modified(b9),
         d: deleted(pod('a', '10')),
       });
-      m.expect(source.pipe(toStore(), map(view))).toBeObservable('-1-2-3-----4-5-|', {
-        1: { rv: '5', synced: false, size: 1, objects: ['default/a@5'] },
+      m.expect(viewed(source.pipe(toStore()))).toBeObservable('-1-2-3-----4-5-|', {
+        1: onlyA5,
         2: { rv: '6', synced: false, size: 2, objects: ['default/a@5', 'default/b@6'] },
         3: { rv: '7', synced: true, size: 2, objects: ['default/a@5', 'default/b@6'] },
         4: { rv: '9', synced: true, size: 2, objects: ['default/a@5', 'default/b@9'] },
@@ -82,7 +84,7 @@ describe('toStore', () => {
         D: deleted(pod('ghost', '8')), // unknown, same version: nothing
       });
       m.expect(viewed(source.pipe(toStore()))).toBeObservable('-1-2---|', {
-        1: { rv: '5', synced: false, size: 1, objects: ['default/a@5'] },
+        1: onlyA5,
         2: { rv: '8', synced: false, size: 1, objects: ['default/a@5'] },
       });
     }),
@@ -98,7 +100,7 @@ describe('toStore', () => {
         c: { type: 'ADDED', object: versionless }, // none at all: still 6
       });
       m.expect(viewed(source.pipe(toStore()))).toBeObservable('-1-2-3-|', {
-        1: { rv: '5', synced: false, size: 1, objects: ['default/a@5'] },
+        1: onlyA5,
         2: { rv: '6', synced: false, size: 2, objects: ['default/a@5', 'default/b@6'] },
         3: {
           rv: '6',
@@ -116,7 +118,7 @@ describe('toStore', () => {
       const event = added(a5);
       const source = m.cold<WatchEvent<V1Pod>>('-a-a-|', { a: event });
       m.expect(viewed(source.pipe(toStore()))).toBeObservable('-1---|', {
-        1: { rv: '5', synced: false, size: 1, objects: ['default/a@5'] },
+        1: onlyA5,
       });
     }),
   );
@@ -136,7 +138,7 @@ describe('toStore', () => {
       m.flush();
       const [first, second] = snapshots as [Store<V1Pod>, Store<V1Pod>];
       expect(snapshots).toHaveLength(5);
-      expect(view(first)).toEqual({ rv: '5', synced: false, size: 1, objects: ['default/a@5'] });
+      expect(view(first)).toEqual(onlyA5);
       expect(first.get('default', 'a')).toBe(a5);
       expect(first.get('default/b')).toBeUndefined();
       expect(second.get('default/a')).toBe(a5);
@@ -220,7 +222,7 @@ describe('toStore', () => {
       };
       m.expect<unknown>(source.pipe(toStore({ key }), map(view))).toBeObservable(
         '-1-#',
-        { 1: { rv: '5', synced: false, size: 1, objects: ['default/a@5'] } },
+        { 1: onlyA5 },
         failure,
       );
       m.expect(source).toHaveSubscriptions('^--!');
@@ -231,11 +233,7 @@ describe('toStore', () => {
     'passes errors and completion through',
     marbles((m) => {
       const source = m.cold<WatchEvent<V1Pod>>('-a-#', { a: added(a5) }, 'boom');
-      m.expect(viewed(source.pipe(toStore()))).toBeObservable(
-        '-1-#',
-        { 1: { rv: '5', synced: false, size: 1, objects: ['default/a@5'] } },
-        'boom',
-      );
+      m.expect(viewed(source.pipe(toStore()))).toBeObservable('-1-#', { 1: onlyA5 }, 'boom');
       m.expect(m.cold<WatchEvent<V1Pod>>('--|').pipe(toStore())).toBeObservable('--|');
     }),
   );
@@ -248,7 +246,7 @@ describe('toStore', () => {
         b: { ...added(b6), source: 'pods' } as unknown as WatchEvent<V1Pod>,
       });
       m.expect(viewed(source.pipe(toStore()))).toBeObservable('-1-2-|', {
-        1: { rv: '5', synced: false, size: 1, objects: ['default/a@5'] },
+        1: onlyA5,
         2: { rv: '6', synced: false, size: 2, objects: ['default/a@5', 'default/b@6'] },
       });
     }),

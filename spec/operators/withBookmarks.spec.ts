@@ -62,12 +62,22 @@ describe('withBookmarks', () => {
   );
 
   it(
-    'completes with the connection and leaves no timer behind',
+    'completes with the connection, or is unsubscribed, and leaves no timer behind',
     marbles((m) => {
       const source = marbleWatchSource({ connections: [m.cold('-a-|', { a })] });
       m.expect(
-        source.pipe(withBookmarks({ idleTimeout: 2, scheduler: m.scheduler })),
+        source.pipe(withBookmarks({ idleTimeout: 10, scheduler: m.scheduler })),
       ).toBeObservable('-a-|', { a });
+      // A timer left behind would still be due: flushing would run virtual time up to it.
+      m.flush();
+      expect(m.scheduler.now()).toBe(3);
+      const open = marbleWatchSource();
+      const subscription = open
+        .pipe(withBookmarks({ idleTimeout: 100, scheduler: m.scheduler }))
+        .subscribe();
+      m.scheduler.schedule(() => subscription.unsubscribe(), 5);
+      m.flush();
+      expect(m.scheduler.now()).toBe(8);
     }),
   );
 

@@ -1,7 +1,7 @@
 import { Observable, asyncScheduler, type SchedulerLike, type Subscriber } from 'rxjs';
 import { WatchError } from '../WatchError.js';
 import { describeResourcePath } from '../sources/resourcePath.js';
-import type { WatchSource } from '../sources/WatchSource.js';
+import { definedOptions, type WatchSource } from '../sources/WatchSource.js';
 import type { KubernetesObject, WatchEvent, WatchObjectEvent, WatchOptions } from '../types.js';
 import {
   RESET_AFTER,
@@ -10,8 +10,8 @@ import {
   randomTimeoutSeconds,
 } from './internal/backoff.js';
 import { classifyFailure } from './internal/classifyFailure.js';
-import { DeliveredState, endBookmark, type Resync } from './internal/deliveredState.js';
-import { resourceVersionOf } from './internal/events.js';
+import { DeliveredState, type Resync } from './internal/deliveredState.js';
+import { endBookmark, resourceVersionOf } from './internal/events.js';
 import { isInitialEventsEnd } from './isInitialEventsEnd.js';
 import { requireWatchSource } from './internal/requireWatchSource.js';
 import { SerialSteps } from './internal/serialSteps.js';
@@ -127,21 +127,14 @@ type Settings = Required<ResumeConfig>;
 export function resumeFromResourceVersion<T = KubernetesObject>(
   config: ResumeConfig = {},
 ): (source: Observable<WatchEvent<T>>) => Observable<WatchEvent<T>> {
-  const {
-    initialState = 'list',
-    onExpired = 'relist',
-    maxRetries = Infinity,
-    onLifecycle = () => {},
-    scheduler = asyncScheduler,
-    random = Math.random,
-  } = config;
   const settings: Settings = {
-    initialState,
-    onExpired,
-    maxRetries,
-    onLifecycle,
-    scheduler,
-    random,
+    initialState: 'list',
+    onExpired: 'relist',
+    maxRetries: Infinity,
+    onLifecycle: () => {},
+    scheduler: asyncScheduler,
+    random: Math.random,
+    ...definedOptions(config),
   };
   return (input) => {
     const source = requireWatchSource(input, 'resumeFromResourceVersion');
@@ -153,7 +146,8 @@ export function resumeFromResourceVersion<T = KubernetesObject>(
 
 interface Connection<T> {
   startedAt: number;
-  events: number;
+  /** Its first event has arrived: the server accepted the watch. */
+  connected: boolean;
   /** The unordered synthetic ADDED of a watch without a version are still arriving. */
   burst: boolean;
   /** A watch-list whose initial events are still arriving, compared against what was delivered. */
@@ -250,7 +244,7 @@ class Resumer<T> {
     };
     const connection: Connection<T> = {
       startedAt: this.settings.scheduler.now(),
-      events: 0,
+      connected: false,
       burst: !resync && (resourceVersion === undefined || resourceVersion === '0'),
       resync,
     };
@@ -265,11 +259,13 @@ class Resumer<T> {
   private onEvent(connection: Connection<T>, event: WatchEvent<T>): void {
     // Every way out of ended() starts another step or tears down, which closes this connection.
     if (event.type === 'ERROR') return this.ended(connection, event.error);
-    if (++connection.events === 1) {
+    if (!connection.connected) {
+      // Nothing sets these again before this connection ends: once per connection is enough.
+      connection.connected = true;
       this.emitLifecycle({ type: 'connected' });
       this.consecutiveFailures = 0;
+      this.lastWasUnauthorized = false;
     }
-    this.lastWasUnauthorized = false;
     const { resync } = connection;
     if (resync) {
       // Initial events: their versions are no cursor; the end bookmark is, once they are all in.
@@ -300,7 +296,7 @@ class Resumer<T> {
       this.watchListRefused = true;
       return this.steps.later(0, () => this.list());
     }
-    if (!error && connection.events === 0 && up < SHORT_WATCH) {
+    if (!error && !connection.connected && up < SHORT_WATCH) {
       const short = this.error(`very short watch: it ended after ${up} ms without an event`);
       this.emitLifecycle({ type: 'disconnected', reason: 'too-short', error: short });
       return this.fail(short, false);

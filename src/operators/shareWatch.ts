@@ -9,6 +9,7 @@ import {
   defaultKey,
   hasInitialEventsEndAnnotation,
   initialEventsEndObject,
+  metadataOf,
   resourceVersionOf,
   type AnyObjectEvent,
   type AnyWatchEvent,
@@ -137,7 +138,7 @@ class Connection<E extends AnyWatchEvent> {
       const tag = source === undefined ? {} : { source };
       for (const [, object] of state.objects.entries()) {
         if (subscriber.closed) return;
-        const resourceVersion = resourceVersionOf({ object });
+        const resourceVersion = metadataOf(object)?.resourceVersion;
         subscriber.next({ type: 'ADDED', object, resourceVersion, ...tag } as E);
       }
       if (state.initialEventsEnd !== undefined) {

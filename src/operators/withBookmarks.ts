@@ -58,8 +58,6 @@ export function withBookmarks<T = KubernetesObject>(
         statusCode: 0,
         resourcePath: describeResourcePath(source.resource, namespace),
       });
-    const idle = (message: string, namespace: string | undefined) =>
-      throwError(() => idleError(message, namespace));
     const init = sourceInit(source);
     return createWatchSource<T>({
       ...init,
@@ -81,7 +79,10 @@ export function withBookmarks<T = KubernetesObject>(
           timeout({
             first: idleTimeout,
             scheduler,
-            with: () => idle(`list idle: no answer within ${idleTimeout} ms`, options.namespace),
+            with: () =>
+              throwError(() =>
+                idleError(`list idle: no answer within ${idleTimeout} ms`, options.namespace),
+              ),
           }),
         ),
     });

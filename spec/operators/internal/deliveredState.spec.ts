@@ -1,9 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  DeliveredState,
-  endBookmark,
-  keyOf,
-} from '../../../src/operators/internal/deliveredState.js';
+import { DeliveredState, keyOf } from '../../../src/operators/internal/deliveredState.js';
+import { endBookmark } from '../../../src/operators/internal/events.js';
 import { isInitialEventsEnd } from '../../../src/operators/isInitialEventsEnd.js';
 import { added, bookmark, deleted, modified, pod } from '../../../src/testing/marbles/builders.js';
 import type { KubernetesObject, WatchObjectEvent } from '../../../src/types.js';

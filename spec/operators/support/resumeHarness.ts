@@ -3,6 +3,7 @@
 import { describeLifecycle } from '../../support/resumedPipeline.js';
 import type { Context } from 'rxjs-marbles/jest';
 import type { Observable } from 'rxjs';
+import { isInitialEventsEnd } from '../../../src/operators/isInitialEventsEnd.js';
 import {
   resumeFromResourceVersion,
   type ResumeConfig,
@@ -12,11 +13,9 @@ import type { KubernetesObject, WatchEvent } from '../../../src/types.js';
 
 export function describeEvent(event: WatchEvent<KubernetesObject>): string {
   if (event.type === 'ERROR') return `ERROR ${event.error.statusCode}`;
+  if (event.type === 'BOOKMARK')
+    return `BOOKMARK ${event.resourceVersion}${isInitialEventsEnd(event) ? ' end' : ''}`;
   const { metadata } = event.object;
-  if (event.type === 'BOOKMARK') {
-    const end = metadata?.annotations?.['k8s.io/initial-events-end'] === 'true' ? ' end' : '';
-    return `BOOKMARK ${event.resourceVersion}${end}`;
-  }
   return `${event.type} ${metadata?.name}@${metadata?.resourceVersion}`;
 }
 

@@ -63,14 +63,14 @@ export class SortedMap<V> {
 
   /** This map with `key` set to `value`; `this` when it already was. */
   set(key: string, value: V): SortedMap<V> {
-    const change = { added: false };
-    let root = insert(this.root, key, value, change);
+    keyAdded = false;
+    let root = insert(this.root, key, value);
     if (root === this.root) return this;
     if (width(root) > MAX) {
       const { left, right, separator } = split(root);
       root = new Branch([separator], [left, right]);
     }
-    return new SortedMap(root, change.added ? this.size + 1 : this.size);
+    return new SortedMap(root, keyAdded ? this.size + 1 : this.size);
   }
 
   /** This map without `key`; `this` when it had none. */
@@ -145,20 +145,26 @@ function removeAt<X>(items: readonly X[], index: number, count = 1): X[] {
   return items.slice(0, index).concat(items.slice(index + count));
 }
 
+/**
+ * Whether the last `insert` added a key (rather than replacing a value): a flag instead of a result
+ * object, so a `set` allocates nothing beyond the path it copies.
+ */
+let keyAdded = false;
+
 /** `node` with `key` set, possibly one entry over MAX wide (the caller splits it). */
-function insert<V>(node: Node<V>, key: string, value: V, change: { added: boolean }): Node<V> {
+function insert<V>(node: Node<V>, key: string, value: V): Node<V> {
   if (node instanceof Leaf) {
     const i = lowerBound(node.keys, key);
     if (node.keys[i] === key) {
       if (node.values[i] === value) return node;
       return new Leaf(node.keys, withAt(node.values, i, value));
     }
-    change.added = true;
+    keyAdded = true;
     return new Leaf(insertAt(node.keys, i, key), insertAt(node.values, i, value));
   }
   const i = childIndex(node.keys, key);
   const before = node.children[i]!;
-  const after = insert(before, key, value, change);
+  const after = insert(before, key, value);
   if (after === before) return node;
   if (width(after) <= MAX) return new Branch(node.keys, withAt(node.children, i, after));
   const { left, right, separator } = split(after);

@@ -1,7 +1,7 @@
 /** The first backoff cap; each consecutive failure doubles it (client-go's Reflector values). */
-export const INITIAL_DELAY = 800;
+const INITIAL_DELAY = 800;
 /** The largest backoff cap. */
-export const MAX_DELAY = 30_000;
+const MAX_DELAY = 30_000;
 /** A connection up this long counts as health: the next failure starts the backoff over. */
 export const RESET_AFTER = 120_000;
 /** A watch that ends sooner than this without an event is a failure, not a server close. */
@@ -10,7 +10,7 @@ export const SHORT_WATCH = 1_000;
  * The longest Retry-After honoured: a server (or a proxy) can ask for anything, and a delay past
  * what a timer holds (2^31-1 ms) would fire at once, a tight retry loop.
  */
-export const MAX_RETRY_AFTER = 600_000;
+const MAX_RETRY_AFTER = 600_000;
 
 /**
  * The delay before retry number `attempt` (1-based): full jitter, a uniform draw in

@@ -1,28 +1,15 @@
-import type { KubernetesObject, WatchObjectEvent } from '../../types.js';
-import { initialEventsEndObject, namespacedKey, resourceVersionOf } from './events.js';
+import type { WatchObjectEvent } from '../../types.js';
+import { metadataOf, namespacedKey, resourceVersionOf } from './events.js';
 
 interface Known<T> {
   resourceVersion: string | undefined;
   object: T;
 }
 
-function metadataOf(object: unknown): KubernetesObject['metadata'] {
-  return (object as KubernetesObject | undefined)?.metadata;
-}
-
 /** `namespace/name`, or `name` for cluster-scoped objects; undefined when the object has no name. */
 export function keyOf(object: unknown): string | undefined {
   const metadata = metadataOf(object);
   return metadata?.name ? namespacedKey(metadata.namespace, metadata.name) : undefined;
-}
-
-/**
- * The BOOKMARK that closes a list-based sync, shaped like the one the API server sends after a
- * watch-list's initial events, so downstream code (toStore's `synced`) treats both alike.
- */
-export function endBookmark<T>(resourceVersion: string, apiVersion: string): WatchObjectEvent<T> {
-  const object = initialEventsEndObject({ apiVersion } as T, resourceVersion);
-  return { type: 'BOOKMARK', object, resourceVersion };
 }
 
 /**
@@ -39,8 +26,9 @@ export class DeliveredState<T> {
 
   /** Records the event and returns it, or undefined when it repeats what was delivered. */
   apply(event: WatchObjectEvent<T>): WatchObjectEvent<T> | undefined {
+    if (event.type === 'BOOKMARK') return event;
     const key = keyOf(event.object);
-    if (key === undefined || event.type === 'BOOKMARK') return event;
+    if (key === undefined) return event;
     if (event.type === 'DELETED') {
       this.known.delete(key);
       return event;

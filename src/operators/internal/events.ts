@@ -1,4 +1,9 @@
-import type { KubernetesObject, WatchEvent, WatchEventType } from '../../types.js';
+import type {
+  KubernetesObject,
+  WatchEvent,
+  WatchEventType,
+  WatchObjectEvent,
+} from '../../types.js';
 
 /**
  * The annotation the API server puts on the BOOKMARK that ends a watch's initial events.
@@ -10,7 +15,8 @@ export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 type Metadata = KubernetesObject['metadata'];
 
-function metadataOf(object: unknown): Metadata | undefined {
+/** An object's metadata, if it is an object with any. */
+export function metadataOf(object: unknown): Metadata | undefined {
   return (object as KubernetesObject | null | undefined)?.metadata;
 }
 
@@ -53,6 +59,15 @@ export function initialEventsEndObject<T>(template: T, resourceVersion: string |
       annotations: { ...metadata?.annotations, [INITIAL_EVENTS_END_ANNOTATION]: 'true' },
     },
   } as T;
+}
+
+/**
+ * The BOOKMARK that closes a list-based sync, shaped like the one the API server sends after a
+ * watch-list's initial events, so downstream code (toStore's `synced`) treats both alike.
+ */
+export function endBookmark<T>(resourceVersion: string, apiVersion: string): WatchObjectEvent<T> {
+  const object = initialEventsEndObject({ apiVersion } as T, resourceVersion);
+  return { type: 'BOOKMARK', object, resourceVersion };
 }
 
 /** An ADDED, MODIFIED, DELETED or BOOKMARK event, with the `source` mergeWatches may add. */

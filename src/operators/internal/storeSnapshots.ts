@@ -76,21 +76,22 @@ export class MergedStoreSnapshot implements MergedStore<Record<string, unknown>>
   readonly sources: readonly string[];
   readonly synced: boolean;
 
+  /** `sources`: the declared keys, then the other keys of `stores` in the order they came. */
   private constructor(
     stores: ReadonlyMap<string, StoreSnapshot<unknown>>,
     declared: readonly string[],
+    sources: readonly string[],
   ) {
     this.#stores = stores;
     this.#declared = declared;
-    const sources = [...declared];
-    for (const key of stores.keys()) if (!declared.includes(key)) sources.push(key);
-    this.sources = Object.freeze(sources);
+    this.sources = sources;
     this.synced = sources.length > 0 && sources.every((key) => stores.get(key)?.synced === true);
     Object.freeze(this);
   }
 
   static empty(declared: readonly string[]): MergedStoreSnapshot {
-    return new MergedStoreSnapshot(new Map(), Object.freeze([...declared]));
+    const sources = Object.freeze([...declared]);
+    return new MergedStoreSnapshot(new Map(), sources, sources);
   }
 
   store(source: string): StoreSnapshot<unknown> {
@@ -112,10 +113,15 @@ export class MergedStoreSnapshot implements MergedStore<Record<string, unknown>>
     // nothing else, such as an isolated failure reported as ERROR.
     const after = StoreSnapshot.next(before ?? StoreSnapshot.EMPTY, event, keyOf);
     if (after === before) return merged;
-    if (!before && after === StoreSnapshot.EMPTY && merged.#declared.includes(source))
+    // Only a source not known yet changes the list of sources.
+    let { sources } = merged;
+    if (!before && !merged.#declared.includes(source)) {
+      sources = Object.freeze([...sources, source]);
+    } else if (!before && after === StoreSnapshot.EMPTY) {
       return merged;
+    }
     const stores = new Map(merged.#stores);
     stores.set(source, after);
-    return new MergedStoreSnapshot(stores, merged.#declared);
+    return new MergedStoreSnapshot(stores, merged.#declared, sources);
   }
 }
