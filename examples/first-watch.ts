@@ -15,6 +15,7 @@
 import { pathToFileURL } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { V1Pod } from '@kubernetes/client-node';
+import { count, lastValueFrom, tap } from 'rxjs';
 import { fromWatch, pods } from '../src/index.js';
 import type { WatchEvent } from '../src/index.js';
 
@@ -50,18 +51,13 @@ export function describeEvent(event: WatchEvent<V1Pod>): string {
  */
 export function main(kc: KubeConfig, options: FirstWatchOptions = {}): Promise<number> {
   const { namespace = 'default', signal, log = console.log } = options;
-  let count = 0;
-  return new Promise((resolve, reject) => {
-    // With `signal`, aborting completes the watch quietly and releases its connection.
-    fromWatch(kc, pods, { namespace, signal }).subscribe({
-      next: (event) => {
-        count++;
-        log(describeEvent(event));
-      },
-      error: reject,
-      complete: () => resolve(count),
-    });
-  });
+  // With `signal`, aborting completes the watch quietly and releases its connection.
+  return lastValueFrom(
+    fromWatch(kc, pods, { namespace, signal }).pipe(
+      tap((event) => log(describeEvent(event))),
+      count(),
+    ),
+  );
 }
 
 // Run from the command line: watch with the current context of your kubeconfig until Ctrl-C.

@@ -13,7 +13,7 @@
 import { pathToFileURL } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { V1Deployment, V1LabelSelector, V1Pod } from '@kubernetes/client-node';
-import { distinctUntilChanged, filter, map, takeUntil } from 'rxjs';
+import { distinctUntilChanged, filter, lastValueFrom, map, takeUntil, tap } from 'rxjs';
 import {
   deployments,
   fromWatch,
@@ -21,8 +21,9 @@ import {
   pods,
   resumeFromResourceVersion,
   toStore,
+  withBookmarks,
 } from '../src/index.js';
-import type { Store } from '../src/index.js';
+import type { Store, WatchSource } from '../src/index.js';
 import type { ExampleOptions } from './first-watch.js';
 import { aborted } from './resilient-watch.js';
 
@@ -75,7 +76,9 @@ export function deploymentOf(pod: V1Pod, deploymentStore: Store<V1Deployment>): 
   const controller = pod.metadata?.ownerReferences?.find((owner) => owner.controller);
   if (controller) {
     if (controller.kind !== 'ReplicaSet') return undefined;
-    const name = controller.name.slice(0, controller.name.lastIndexOf('-'));
+    const dash = controller.name.lastIndexOf('-');
+    if (dash <= 0) return undefined; // not named {deployment}-{hash}: not a Deployment's
+    const name = controller.name.slice(0, dash);
     return deploymentStore.get(namespace, name) ? `${namespace}/${name}` : undefined;
   }
   const owner = deploymentStore
@@ -119,10 +122,12 @@ export function main(
 ): Promise<PodsPerDeployment> {
   const { namespace, signal, log = console.log } = options;
   const watchOptions = namespace ? { namespace } : {};
-  let last: PodsPerDeployment = new Map();
+  // Heartbeats (a silent connection is a dead one), then list, watch, resume and relist.
+  const resumed = <T>(source: WatchSource<T>) =>
+    source.pipe(withBookmarks(), resumeFromResourceVersion());
   const summaries$ = mergeWatches({
-    pods: fromWatch(kc, pods, watchOptions).pipe(resumeFromResourceVersion()),
-    deployments: fromWatch(kc, deployments, watchOptions).pipe(resumeFromResourceVersion()),
+    pods: resumed(fromWatch(kc, pods, watchOptions)),
+    deployments: resumed(fromWatch(kc, deployments, watchOptions)),
   }).pipe(
     // Naming the sources makes `synced` wait for both, even one slow to send its first event.
     toStore({ sources: ['pods', 'deployments'] }),
@@ -130,17 +135,9 @@ export function main(
     map((store) => podsPerDeployment(store.store('pods'), store.store('deployments'))),
     distinctUntilChanged((a, b) => describeSummary(a) === describeSummary(b)),
     takeUntil(aborted(signal)),
+    tap((summary) => log(describeSummary(summary))),
   );
-  return new Promise((resolve, reject) => {
-    summaries$.subscribe({
-      next: (summary) => {
-        last = summary;
-        log(describeSummary(summary));
-      },
-      error: reject,
-      complete: () => resolve(last),
-    });
-  });
+  return lastValueFrom(summaries$, { defaultValue: new Map() });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

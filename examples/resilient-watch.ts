@@ -16,7 +16,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
-import { fromEvent, of, takeUntil, type Observable } from 'rxjs';
+import { count, fromEvent, lastValueFrom, of, takeUntil, tap, type Observable } from 'rxjs';
 import {
   fromWatch,
   isInitialEventsEnd,
@@ -65,28 +65,22 @@ export function aborted(signal: AbortSignal | undefined): Observable<unknown> {
  */
 export function main(kc: KubeConfig, options: ResilientWatchOptions = {}): Promise<number> {
   const { namespace = 'default', idleTimeout = 150_000, signal, log = console.log } = options;
-  let count = 0;
-  const events$ = fromWatch(kc, pods, { namespace }).pipe(
-    withBookmarks({ idleTimeout }),
-    resumeFromResourceVersion({ onLifecycle: (event) => log(describeLifecycle(event)) }),
-    // The pipeline never ends on its own; stop it when asked.
-    takeUntil(aborted(signal)),
-  );
-  return new Promise((resolve, reject) => {
-    events$.subscribe({
-      next: (event) => {
-        count++;
+  return lastValueFrom(
+    fromWatch(kc, pods, { namespace }).pipe(
+      withBookmarks({ idleTimeout }),
+      resumeFromResourceVersion({ onLifecycle: (event) => log(describeLifecycle(event)) }),
+      // The pipeline never ends on its own; stop it when asked.
+      takeUntil(aborted(signal)),
+      tap((event) =>
         log(
           isInitialEventsEnd(event)
             ? 'synced: the initial state is complete'
             : describeEvent(event),
-        );
-      },
-      // Only what retrying cannot fix arrives here: 400, 403, 404, a second 401 in a row.
-      error: reject,
-      complete: () => resolve(count),
-    });
-  });
+        ),
+      ),
+      count(),
+    ),
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -9,26 +9,23 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
 import { main as firstWatch } from '../examples/first-watch.js';
 import { main as resilientWatch } from '../examples/resilient-watch.js';
-import { main as podsPerDeployment, selects } from '../examples/pods-per-deployment.js';
+import {
+  deploymentOf,
+  main as podsPerDeployment,
+  selects,
+} from '../examples/pods-per-deployment.js';
 import {
   main as customConnection,
   settingsFromEnvironment,
   tokenConnection,
   tokenFromFile,
 } from '../examples/custom-connection.js';
-import { WatchError, deployments, pods } from '../src/index.js';
-import { FakeKubeApiServer, deployment, pod } from '../src/testing/index.js';
+import { firstValueFrom, of } from 'rxjs';
+import { WatchError, deployments, pods, toStore } from '../src/index.js';
+import { FakeKubeApiServer, added, deployment, pod } from '../src/testing/index.js';
+import { until } from './support/wait.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-
-/** Resolves once `condition()` holds; fails with `what` after `timeoutMs`. */
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A log function for an example, and its lines. */
 function logLines() {
@@ -73,10 +70,10 @@ describe('examples against a FakeKubeApiServer', () => {
       const stop = new AbortController();
 
       const done = firstWatch(server.kubeConfig(), { signal: stop.signal, log });
-      await waitFor('the initial pods', () => lines.length === 2);
+      await until(() => lines.length === 2, 'the initial pods');
       server.update(pods, pod('web-2', ''));
       server.delete(pods, 'default', 'web-1');
-      await waitFor('the deletion', seen('DELETED'));
+      await until(seen('DELETED'), 'the deletion');
       stop.abort();
 
       await expect(done).resolves.toBe(4);
@@ -111,9 +108,9 @@ describe('examples against a FakeKubeApiServer', () => {
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
         const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
 
-        await waitFor(
-          'the example to print the pod',
+        await until(
           () => output.includes('ADDED default/web-1'),
+          'the example to print the pod',
           10_000,
         );
         child.kill('SIGINT');
@@ -134,19 +131,16 @@ describe('examples against a FakeKubeApiServer', () => {
       const stop = new AbortController();
 
       const done = resilientWatch(server.kubeConfig(), { signal: stop.signal, log });
-      await waitFor('the initial state', seen('synced'));
+      await until(seen('synced'), 'the initial state');
       server.create(pods, pod('web-3', ''));
-      await waitFor('the new pod', seen('ADDED default/web-3'));
+      await until(seen('ADDED default/web-3'), 'the new pod');
 
       server.expireHistory(); // the watch gets an in-stream 410 and must relist
-      await waitFor('the relist', seen('relist-end (3 objects)'));
+      await until(seen('relist-end (3 objects)'), 'the relist');
       await server.restart(); // every connection drops
-      await waitFor(
-        'the reconnect',
-        () => lines.filter((l) => l.includes('connecting')).length >= 3,
-      );
+      await until(() => lines.filter((l) => l.includes('connecting')).length >= 3, 'the reconnect');
       server.delete(pods, 'default', 'web-1');
-      await waitFor('the deletion after the reconnect', seen('DELETED default/web-1'));
+      await until(seen('DELETED default/web-1'), 'the deletion after the reconnect');
       stop.abort();
 
       // 2 ADDED + end BOOKMARK, ADDED web-3, the relist's end BOOKMARK, DELETED web-1.
@@ -185,17 +179,37 @@ describe('examples against a FakeKubeApiServer', () => {
       const stop = new AbortController();
 
       const done = podsPerDeployment(server.kubeConfig(), { signal: stop.signal, log });
-      await waitFor('the first summary', () => lines.length > 0);
+      await until(() => lines.length > 0, 'the first summary');
       expect(lines).toEqual(['default/api 1: api-by-hand | default/web 1: web-7d9f-a']);
 
       server.create(pods, replicaSetPod('web', 'web-7d9f-b'));
-      await waitFor('the second web pod', seen('default/web 2: web-7d9f-a web-7d9f-b'));
+      await until(seen('default/web 2: web-7d9f-a web-7d9f-b'), 'the second web pod');
       server.delete(deployments, 'default', 'api');
-      await waitFor('the deleted deployment', () => !lines.at(-1)!.includes('api'));
+      await until(() => !lines.at(-1)!.includes('api'), 'the deleted deployment');
       stop.abort();
 
       await expect(done).resolves.toEqual(new Map([['default/web', ['web-7d9f-a', 'web-7d9f-b']]]));
       expect(lines.at(-1)).toBe('default/web 2: web-7d9f-a web-7d9f-b');
+    });
+
+    it('gives a pod whose ReplicaSet is not named {deployment}-{hash} no deployment', async () => {
+      const store = await firstValueFrom(of(added(deployment('we', '1'))).pipe(toStore()));
+      const owned = (replicaSet: string) =>
+        pod('p', '1', {
+          metadata: {
+            ownerReferences: [
+              {
+                apiVersion: 'apps/v1',
+                kind: 'ReplicaSet',
+                name: replicaSet,
+                uid: 'u',
+                controller: true,
+              },
+            ],
+          },
+        });
+      expect(deploymentOf(owned('we-5d8f'), store)).toBe('default/we');
+      expect(deploymentOf(owned('web'), store)).toBeUndefined();
     });
 
     it('matches label selectors with matchLabels and matchExpressions', () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv } from './support/cliProcess.js';
@@ -19,9 +20,10 @@ afterEach(async () => {
 });
 
 /** Reads `/events` until the first `snapshot` message, and returns its data. */
-async function firstSnapshot(
-  url: string,
-): Promise<{ rows: Array<{ kind: string; id: string }>; status: { demo: boolean } }> {
+async function firstSnapshot(url: string): Promise<{
+  rows: Array<{ kind: string; id: string }>;
+  status: { demo: boolean; synced: boolean; namespace: string | null };
+}> {
   const controller = new AbortController();
   const response = await fetch(new URL('events', url), { signal: controller.signal });
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -69,6 +71,45 @@ describe('kube-rx dashboard', () => {
     expect((await fetch(new URL('nothing-here', url))).status).toBe(404);
     cli.interrupt();
     expect((await cli.exited).code).toBe(0);
+  });
+
+  it('shows one namespace with -n', async () => {
+    const cli = CliProcess.start(
+      main,
+      ['dashboard', '--demo', '--port', '0', '-n', 'monitoring'],
+      isolatedEnv(),
+    );
+    cleanups.push(() => cli.kill());
+    const url = await cli.waitForStdout(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    let snapshot = await firstSnapshot(url);
+    for (let tries = 0; !snapshot.status.synced && tries < 50; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      snapshot = await firstSnapshot(url);
+    }
+    expect(snapshot.status).toMatchObject({ synced: true, namespace: 'monitoring' });
+    expect(snapshot.rows).toContainEqual(
+      expect.objectContaining({ kind: 'deployment', id: 'monitoring/grafana' }),
+    );
+    expect(snapshot.rows.filter((r) => !r.id.startsWith('monitoring/'))).toEqual([]);
+  });
+
+  it('refuses a request that names another host (DNS rebinding)', async () => {
+    const cli = CliProcess.start(main, ['dashboard', '--demo', '--port', '0'], isolatedEnv());
+    cleanups.push(() => cli.kill());
+    const url = new URL(await cli.waitForStdout(/^http:\/\/127\.0\.0\.1:\d+\/$/));
+    const statusFor = (host: string) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const req = get(
+          { host: '127.0.0.1', port: url.port, path: '/events', headers: { host } },
+          (res) => {
+            resolve(res.statusCode);
+            res.destroy();
+          },
+        );
+        req.on('error', reject);
+      });
+    await expect(statusFor(`attacker.example:${url.port}`)).resolves.toBe(403);
+    await expect(statusFor(`localhost:${url.port}`)).resolves.toBe(200);
   });
 
   it('says so when the port is taken', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { dashboardRows } from '../../src/cli/dashboard/dashboardRows.js';
 import { DeploymentIndex, selects } from '../../src/cli/dashboard/podOwnership.js';
 import { RowDiffer } from '../../src/cli/dashboard/rowDiffer.js';
@@ -119,6 +119,31 @@ describe('dashboard rows and their diffs', () => {
     expect(diff.remove).toEqual(['pod:default/b']);
     expect(differ.update(dashboardRows([web], [a2]))).toEqual({ set: [], remove: [] });
     expect(differ.rows().map((r) => r.id)).toEqual(['default/web', 'default/a']);
+  });
+
+  it('reuses the row of an unchanged object, and makes a new one when its owner changes', () => {
+    const web = deployment('web', '1');
+    const a = pod('a', '1', { metadata: { labels: { app: 'web' } } });
+    const [webRow, aRow] = dashboardRows([web], [a]);
+    const again = dashboardRows([web], [a]);
+    expect(again[0]).toBe(webRow);
+    expect(again[1]).toBe(aRow);
+    const orphaned = dashboardRows([], [a]);
+    expect(orphaned[0]).toEqual({ ...aRow, owner: null });
+    expect(dashboardRows([web], [a])[1]).toMatchObject({ owner: 'default/web' });
+  });
+
+  it('does not serialise a row it already sent', () => {
+    const differ = new RowDiffer();
+    const rows = dashboardRows([deployment('web', '1')], [pod('a', '1'), pod('b', '2')]);
+    differ.update(rows);
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      expect(differ.update(rows)).toEqual({ set: [], remove: [] });
+      expect(stringify).not.toHaveBeenCalled();
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });
 

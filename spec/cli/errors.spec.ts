@@ -96,26 +96,27 @@ describe('kube-rx watch failures', () => {
     );
   });
 
-  it('a resource the server does not have (404)', async () => {
-    server.faults.fail(404, {
+  it.each([
+    {
+      what: 'a resource the server does not have (404)',
+      code: 404,
       reason: 'NotFound',
       message: 'the server could not find the requested resource',
-    });
-    expectFailure(
-      await run(['watch', 'example.com/v1/widgets']),
-      /unknown resource "example.com\/v1\/widgets": the server has no such resource \(404 NotFound/,
-    );
-  });
-
-  it('missing permissions (403)', async () => {
-    server.faults.fail(403, {
+      args: ['watch', 'example.com/v1/widgets'],
+      expected:
+        /unknown resource "example.com\/v1\/widgets": the server has no such resource \(404 NotFound/,
+    },
+    {
+      what: 'missing permissions (403)',
+      code: 403,
       reason: 'Forbidden',
       message: 'pods is forbidden: User "dev" cannot list resource "pods"',
-    });
-    expectFailure(
-      await run(['watch', 'pods']),
-      /forbidden: you may not list and watch pods: 403 Forbidden: pods is forbidden/,
-    );
+      args: ['watch', 'pods'],
+      expected: /forbidden: you may not list and watch pods: 403 Forbidden: pods is forbidden/,
+    },
+  ])('$what', async ({ code, reason, message, args, expected }) => {
+    server.faults.fail(code, { reason, message });
+    expectFailure(await run(args), expected);
   });
 
   it('an unreachable cluster', async () => {

@@ -179,13 +179,35 @@ describe('TablePrinter', () => {
     expect(empty).toEqual(['empty']);
   });
 
-  it('uses NAME and AGE for other resources, NAMESPACE first for every namespace', () => {
-    expect(tableLayout('configmaps', '', true).columns.map((c) => c.header)).toEqual([
-      'NAMESPACE',
-      'NAME',
-      'AGE',
+  it('marks a deleted object other than a pod with <deleted> as its AGE, NAMESPACE column included', () => {
+    const lines: string[] = [];
+    const printer = new TablePrinter(
+      tableLayout('configmaps', '', true),
+      (l) => lines.push(l),
+      () => now,
+    );
+    const settings = { ...pod('settings', '1', { metadata: created }), kind: 'ConfigMap' };
+    printer.event(added(settings));
+    printer.synced();
+    printer.event(deleted(settings));
+    expect(lines).toEqual([
+      'NAMESPACE   NAME       AGE',
+      'default     settings   60m',
+      'default     settings   <deleted>',
     ]);
-    expect(tableLayout('deployments', 'apps', false).columns.map((c) => c.header)).toEqual([
+  });
+
+  it('prints an initial listing too big to spread into Math.max', () => {
+    const lines: string[] = [];
+    const printer = new TablePrinter(tableLayout('configmaps', '', false), (l) => lines.push(l));
+    for (let i = 0; i < 150_000; i++) printer.event(added(pod(`cm-${i}`, '1')));
+    expect(() => printer.synced()).not.toThrow();
+    expect(lines).toHaveLength(150_001);
+  });
+
+  it('uses NAME and AGE for other resources, NAMESPACE first for every namespace', () => {
+    expect(tableLayout('configmaps', '', true).headers).toEqual(['NAMESPACE', 'NAME', 'AGE']);
+    expect(tableLayout('deployments', 'apps', false).headers).toEqual([
       'NAME',
       'READY',
       'UP-TO-DATE',

@@ -3,6 +3,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { deployments, pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
+import { sleep, until } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 
@@ -79,14 +80,6 @@ function expectAligned(lines: string[]): void {
   for (const line of lines.slice(1)) {
     const cells = [...line.matchAll(/\S+/g)].map((m) => m.index);
     expect(cells).toEqual(starts);
-  }
-}
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -169,21 +162,46 @@ describe('kube-rx watch', () => {
     expectAligned(deployCli.stdoutLines);
   });
 
+  it("watches the namespace of the kubeconfig's context when -n is not given", async () => {
+    const prodEnv = isolatedEnv({
+      KUBECONFIG: writeKubeConfig(server.kubeConfig({ namespace: 'prod' })),
+    });
+    const cli = CliProcess.start(main, ['watch', 'pods'], prodEnv);
+    running.push(cli);
+    // The initial listing is printed at once, sorted: web-9 is its last row.
+    await cli.waitForStdout(/^web-9\s/);
+    const names = cli.stdoutLines.slice(1).map((line) => line.split(' ')[0]);
+    expect(names).toEqual(
+      server
+        .objects(pods, 'prod')
+        .map((p) => p.metadata?.name)
+        .sort(),
+    );
+    expect(names).toContain('api-1');
+  });
+
+  it('watches the simulated cluster with --demo, even with a working kubeconfig', async () => {
+    const cli = start('watch', 'deploy', '-o', 'name', '--demo');
+    await cli.waitForStderr(/--demo given: using a SIMULATED demo cluster/);
+    await cli.waitForStdout(/^deployment\.apps\/frontend$/);
+    expect(cli.stdoutLines).not.toContain('deployment.apps/web'); // the kubeconfig's cluster
+  });
+
   it('resumes after the API server restarts: the new change arrives once, nothing is repeated', async () => {
     // Earlier specs' processes are gone (afterEach), so the one watch left open will be this one.
-    await until(() => server.openWatches === 0);
+    await until(() => server.openWatches === 0, 'earlier watches to close');
     const cli = start('watch', 'pods', '-A', '-o', 'json');
     await cli.waitForStdout(/"web-9"/);
     const initialLines = cli.stdoutLines.length;
     // Restart once the watch (after the list) is streaming, so that it is cut mid-way.
-    await until(() => server.openWatches === 1);
+    await until(() => server.openWatches === 1, 'the watch after the list');
     await server.restart();
     await cli.waitForStderr(/pods: (connection lost|reconnecting)/);
     server.create(pods, runningPod('late-1', 'default', 'late'));
     await cli.waitForStdout(/"late-1"/, 10_000);
     await cli.waitForStderr(/pods: reconnected/);
     // A little longer, so that any duplicate would have come.
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     cli.interrupt();
     expect((await cli.exited).code).toBe(0);
     const events = cli.stdoutLines.map(

@@ -4,7 +4,7 @@ import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { kubeConfigConnection } from '../sources/connection.js';
 import type { ClusterConnection } from '../types.js';
-import { DemoCluster, type DemoClusterOptions } from './demo/demoCluster.js';
+import { DemoCluster } from './demo/demoCluster.js';
 import { CliError } from './errors.js';
 
 /** Where a command connects, resolved from the flags and the environment. */
@@ -29,11 +29,8 @@ export interface TargetOptions {
   context?: string;
   demo?: boolean;
   env?: NodeJS.ProcessEnv;
-  home?: string;
   /** Writes a line to stderr. */
   warn: (line: string) => void;
-  /** Options of the demo cluster, if one is started. */
-  demoOptions?: DemoClusterOptions;
   /** Told when the demo cluster injects a fault (besides the line on stderr). */
   onDemoFault?: (description: string) => void;
 }
@@ -51,8 +48,7 @@ export async function resolveClusterTarget(options: TargetOptions): Promise<Clus
   const env = options.env ?? process.env;
   if (options.demo) return startDemo(options, '--demo given');
   const explicit = options.kubeconfig !== undefined || options.context !== undefined;
-  const files =
-    options.kubeconfig !== undefined ? [options.kubeconfig] : defaultFiles(env, options.home);
+  const files = options.kubeconfig !== undefined ? [options.kubeconfig] : defaultFiles(env);
   if (files.length === 0) {
     if (!explicit && runsInCluster(env)) return inClusterTarget();
     return startDemo(options, 'no kubeconfig found (no KUBECONFIG, no ~/.kube/config)');
@@ -69,9 +65,9 @@ export async function resolveClusterTarget(options: TargetOptions): Promise<Clus
 }
 
 /** The kubeconfig files kubectl would read: `KUBECONFIG` (a list), else `~/.kube/config` if it exists. */
-function defaultFiles(env: NodeJS.ProcessEnv, home = homedir()): string[] {
+function defaultFiles(env: NodeJS.ProcessEnv): string[] {
   if (env.KUBECONFIG) return env.KUBECONFIG.split(delimiter).filter((f) => f !== '');
-  const file = join(home, '.kube', 'config');
+  const file = join(homedir(), '.kube', 'config');
   return existsSync(file) ? [file] : [];
 }
 
@@ -126,7 +122,6 @@ function loadTarget(files: string[], context: string | undefined): ClusterTarget
 
 async function startDemo(options: TargetOptions, why: string): Promise<ClusterTarget> {
   const demo = await DemoCluster.start({
-    ...options.demoOptions,
     onFault: (what) => {
       options.warn(`kube-rx: demo fault: ${what}`);
       options.onDemoFault?.(what);

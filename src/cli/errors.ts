@@ -34,7 +34,6 @@ export interface FailureContext {
  * // 'forbidden: you may not list and watch pods: 403 Forbidden: ... (/api/v1/pods)'
  */
 export function describeFailure(error: unknown, ctx: FailureContext): string {
-  if (error instanceof CliError) return error.message;
   if (!(error instanceof WatchError)) {
     return `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
   }

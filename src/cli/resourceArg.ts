@@ -1,5 +1,15 @@
 import { WatchError } from '../WatchError.js';
-import { resource } from '../sources/resources.js';
+import {
+  configmaps,
+  deployments,
+  events,
+  namespaces,
+  nodes,
+  pods,
+  replicasets,
+  resource,
+  services,
+} from '../sources/resources.js';
 import type { ResourceRef } from '../types.js';
 import { CliError } from './errors.js';
 
@@ -15,31 +25,25 @@ export interface ResolvedResource {
 }
 
 interface KnownResource {
-  groupVersion: string;
-  plural: string;
+  ref: ResourceRef;
   names: string[];
   namespaced: boolean;
 }
 
-// The core short forms the command knows without asking the server; kubectl's names for them.
+// The library's typed resources the command knows without asking the server; kubectl's names.
 const KNOWN: KnownResource[] = [
-  { groupVersion: 'v1', plural: 'pods', names: ['po', 'pod'], namespaced: true },
-  {
-    groupVersion: 'apps/v1',
-    plural: 'deployments',
-    names: ['deploy', 'deployment'],
-    namespaced: true,
-  },
-  { groupVersion: 'v1', plural: 'services', names: ['svc', 'service'], namespaced: true },
-  { groupVersion: 'v1', plural: 'nodes', names: ['no', 'node'], namespaced: false },
-  { groupVersion: 'v1', plural: 'namespaces', names: ['ns', 'namespace'], namespaced: false },
-  { groupVersion: 'v1', plural: 'configmaps', names: ['cm', 'configmap'], namespaced: true },
-  { groupVersion: 'apps/v1', plural: 'replicasets', names: ['rs', 'replicaset'], namespaced: true },
-  { groupVersion: 'v1', plural: 'events', names: ['ev', 'event'], namespaced: true },
+  { ref: pods, names: ['po', 'pod'], namespaced: true },
+  { ref: deployments, names: ['deploy', 'deployment'], namespaced: true },
+  { ref: services, names: ['svc', 'service'], namespaced: true },
+  { ref: nodes, names: ['no', 'node'], namespaced: false },
+  { ref: namespaces, names: ['ns', 'namespace'], namespaced: false },
+  { ref: configmaps, names: ['cm', 'configmap'], namespaced: true },
+  { ref: replicasets, names: ['rs', 'replicaset'], namespaced: true },
+  { ref: events, names: ['ev', 'event'], namespaced: true },
 ];
 
 /** The plurals `kube-rx watch` knows by name, for help and messages. */
-export const KNOWN_PLURALS: readonly string[] = KNOWN.map((k) => k.plural);
+export const KNOWN_PLURALS: readonly string[] = KNOWN.map((k) => k.ref.plural);
 
 /**
  * Resolves `pods`, `po`, `deploy`, `v1/pods`, `apps/v1/deployments` or
@@ -55,39 +59,37 @@ export function resolveResourceArg(arg: string): ResolvedResource {
   const parts = arg.split('/');
   if (parts.length === 1) {
     const lower = arg.toLowerCase();
-    const known = KNOWN.find((k) => k.plural === lower || k.names.includes(lower));
+    const known = KNOWN.find((k) => k.ref.plural === lower || k.names.includes(lower));
     if (!known) {
       throw new CliError(
         `unknown resource "${arg}": known names are ${KNOWN_PLURALS.join(', ')}; give any other resource as group/version/plural (e.g. apps/v1/statefulsets) or version/plural for the core group (e.g. v1/secrets)`,
       );
     }
-    return fromParts(known.groupVersion, known.plural, arg, known.namespaced);
+    return resolved(known.ref, arg, known.namespaced);
   }
   if (parts.length > 3 || parts.some((p) => p === '')) {
     throw new CliError(
       `bad resource "${arg}": expected a plural, group/version/plural or version/plural`,
     );
   }
-  const plural = parts[parts.length - 1];
-  const groupVersion = parts.slice(0, -1).join('/');
-  const known = KNOWN.find((k) => k.groupVersion === groupVersion && k.plural === plural);
-  return fromParts(groupVersion, plural, arg, known?.namespaced ?? true);
-}
-
-function fromParts(
-  groupVersion: string,
-  plural: string,
-  label: string,
-  namespaced: boolean,
-): ResolvedResource {
   let ref: ResourceRef;
   try {
-    ref = resource(groupVersion, plural);
+    ref = resource(parts.slice(0, -1).join('/'), parts[parts.length - 1]);
   } catch (error) {
     const why = error instanceof WatchError ? error.message : String(error);
-    throw new CliError(`bad resource "${label}": ${why}`);
+    throw new CliError(`bad resource "${arg}": ${why}`);
   }
-  const singular = singularOf(plural);
+  const known = KNOWN.find(
+    (k) =>
+      k.ref.group === ref.group &&
+      k.ref.apiVersion === ref.apiVersion &&
+      k.ref.plural === ref.plural,
+  );
+  return resolved(ref, arg, known?.namespaced ?? true);
+}
+
+function resolved(ref: ResourceRef, label: string, namespaced: boolean): ResolvedResource {
+  const singular = singularOf(ref.plural);
   return { ref, namespaced, nameKind: ref.group ? `${singular}.${ref.group}` : singular, label };
 }
 

@@ -2,6 +2,7 @@ import { COMMON_OPTIONS, parseCommandArgs, parsePort } from '../args.js';
 import { CliError } from '../errors.js';
 import { DASHBOARD_HELP } from '../help.js';
 import { untilAborted, type CliIo } from '../io.js';
+import { withClusterTarget } from '../withClusterTarget.js';
 
 const OPTIONS = {
   ...COMMON_OPTIONS,
@@ -10,7 +11,7 @@ const OPTIONS = {
 } as const;
 
 /** The port when `--port` is not given. */
-export const DEFAULT_PORT = 8080;
+const DEFAULT_PORT = 8080;
 
 /**
  * `kube-rx dashboard [flags]`: serves the live page on 127.0.0.1, prints its URL on stdout and
@@ -29,37 +30,31 @@ export async function dashboardCommand(args: string[], io: CliIo): Promise<numbe
     throw new CliError(`unexpected argument "${positionals[0]}" (see: kube-rx dashboard --help)`);
   }
   const port = parsePort(values.port, DEFAULT_PORT);
-  // Loaded only now: the Kubernetes client takes half a second to load (see watchCommand).
-  const { resolveClusterTarget } = await import('../clusterTarget.js');
   const { startDashboard } = await import('./dashboardServer.js');
   // The demo's faults also go to the page's connection log, once the page exists.
   let noteOnPage = (_text: string) => {};
-  const target = await resolveClusterTarget({
-    onDemoFault: (what) => noteOnPage(`demo fault: ${what}`),
-    kubeconfig: values.kubeconfig,
-    context: values.context,
-    demo: values.demo,
-    env: io.env,
-    warn: io.warn,
-  });
-  try {
-    const dashboard = await startDashboard({
-      cluster: target.cluster,
-      clusterName: target.contextName,
-      server: target.server,
-      demo: target.demo !== undefined,
-      port,
-      warn: io.warn,
-      ...(values.namespace !== undefined && { namespace: values.namespace }),
-    });
-    noteOnPage = (text) => dashboard.feed.note(text);
-    const where = values.namespace ? `namespace ${values.namespace}` : 'every namespace';
-    io.warn(`kube-rx: dashboard of ${target.contextName} (${where}); Ctrl-C stops it`);
-    io.out(`${dashboard.url}\n`);
-    await untilAborted(io.signal);
-    await dashboard.close();
-    return 0;
-  } finally {
-    await target.close();
-  }
+  const onDemoFault = (what: string) => noteOnPage(`demo fault: ${what}`);
+  return withClusterTarget(
+    values,
+    io,
+    async (target) => {
+      const dashboard = await startDashboard({
+        cluster: target.cluster,
+        clusterName: target.contextName,
+        server: target.server,
+        demo: target.demo !== undefined,
+        port,
+        warn: io.warn,
+        ...(values.namespace !== undefined && { namespace: values.namespace }),
+      });
+      noteOnPage = (text) => dashboard.feed.note(text);
+      const where = values.namespace ? `namespace ${values.namespace}` : 'every namespace';
+      io.warn(`kube-rx: dashboard of ${target.contextName} (${where}); Ctrl-C stops it`);
+      io.out(`${dashboard.url}\n`);
+      await untilAborted(io.signal);
+      await dashboard.close();
+      return 0;
+    },
+    onDemoFault,
+  );
 }

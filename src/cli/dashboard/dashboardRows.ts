@@ -1,4 +1,5 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
+import { defaultKey } from '../../operators/internal/events.js';
 import { summarizePod } from '../format/podStatus.js';
 import { DeploymentIndex } from './podOwnership.js';
 
@@ -46,9 +47,11 @@ export function rowKey(row: DashboardRow): string {
   return `${row.kind}:${row.id}`;
 }
 
-// A snapshot's objects are shared with the previous snapshot when unchanged, so a pod's row is
-// computed once per version of the pod, not once per tick.
-const podRowCache = new WeakMap<V1Pod, Omit<PodRow, 'owner'>>();
+// A snapshot's objects are shared with the previous snapshot when unchanged, so a row is
+// computed once per version of its object (and owner), not once per tick; the same row object
+// then lets RowDiffer skip it without serialising it.
+const deploymentRowCache = new WeakMap<V1Deployment, DeploymentRow>();
+const podRowCache = new WeakMap<V1Pod, PodRow>();
 
 /**
  * The rows for a snapshot of deployments and pods, each pod tagged with its deployment
@@ -62,26 +65,27 @@ export function dashboardRows(
   pods: readonly V1Pod[],
 ): DashboardRow[] {
   const index = new DeploymentIndex(deployments);
-  const rows: DashboardRow[] = deployments.map(deploymentRow);
+  const rows: DashboardRow[] = [];
+  for (const d of deployments) {
+    let row = deploymentRowCache.get(d);
+    if (!row) deploymentRowCache.set(d, (row = deploymentRow(d)));
+    rows.push(row);
+  }
   for (const pod of pods) {
-    let base = podRowCache.get(pod);
-    if (!base) {
-      base = podRowBase(pod);
-      podRowCache.set(pod, base);
-    }
-    rows.push({ ...base, owner: index.ownerOf(pod) ?? null });
+    const owner = index.ownerOf(pod) ?? null;
+    let row = podRowCache.get(pod);
+    if (row?.owner !== owner) podRowCache.set(pod, (row = { ...(row ?? podRowBase(pod)), owner }));
+    rows.push(row);
   }
   return rows;
 }
 
 function deploymentRow(d: V1Deployment): DeploymentRow {
-  const namespace = d.metadata?.namespace ?? '';
-  const name = d.metadata?.name ?? '';
   return {
     kind: 'deployment',
-    id: `${namespace}/${name}`,
-    namespace,
-    name,
+    id: defaultKey(d),
+    namespace: d.metadata?.namespace ?? '',
+    name: d.metadata?.name ?? '',
     desired: d.spec?.replicas ?? 1,
     ready: d.status?.readyReplicas ?? 0,
     updated: d.status?.updatedReplicas ?? 0,
@@ -92,14 +96,12 @@ function deploymentRow(d: V1Deployment): DeploymentRow {
 }
 
 function podRowBase(pod: V1Pod): Omit<PodRow, 'owner'> {
-  const namespace = pod.metadata?.namespace ?? '';
-  const name = pod.metadata?.name ?? '';
   const summary = summarizePod(pod);
   return {
     kind: 'pod',
-    id: `${namespace}/${name}`,
-    namespace,
-    name,
+    id: defaultKey(pod),
+    namespace: pod.metadata?.namespace ?? '',
+    name: pod.metadata?.name ?? '',
     status: summary.status,
     health: healthOf(summary.status, summary.allReady),
     ready: summary.ready,

@@ -1,4 +1,5 @@
 import type { V1Deployment, V1LabelSelector, V1Pod } from '@kubernetes/client-node';
+import { defaultKey, namespacedKey } from '../../operators/internal/events.js';
 
 /**
  * Finds the deployment a pod belongs to, among the deployments of its namespace:
@@ -19,7 +20,7 @@ export class DeploymentIndex {
   constructor(deployments: Iterable<V1Deployment>) {
     for (const d of deployments) {
       const ns = d.metadata?.namespace ?? '';
-      this.byKey.set(`${ns}/${d.metadata?.name}`, d);
+      this.byKey.set(defaultKey(d), d);
       const list = this.byNamespace.get(ns) ?? [];
       list.push(d);
       this.byNamespace.set(ns, list);
@@ -34,12 +35,15 @@ export class DeploymentIndex {
       pod.metadata?.ownerReferences?.[0];
     if (controller?.kind === 'ReplicaSet') {
       const dash = controller.name.lastIndexOf('-');
-      const candidate = `${ns}/${dash > 0 ? controller.name.slice(0, dash) : controller.name}`;
+      const candidate = namespacedKey(
+        ns,
+        dash > 0 ? controller.name.slice(0, dash) : controller.name,
+      );
       if (this.byKey.has(candidate)) return candidate;
     } else if (controller) return undefined;
     const labels = pod.metadata?.labels ?? {};
     const match = this.byNamespace.get(ns)?.find((d) => selects(d.spec?.selector, labels));
-    return match ? `${ns}/${match.metadata?.name}` : undefined;
+    return match ? defaultKey(match) : undefined;
   }
 }
 

@@ -9,7 +9,7 @@ export interface RowDiff {
 /**
  * Keeps the rows last sent to the browsers and tells what changed, so each update carries only
  * the rows that did (a few hundred bytes per change instead of the whole cluster). Rows are
- * compared by their JSON.
+ * compared by identity, then by their JSON.
  *
  * @example
  * const differ = new RowDiffer();
@@ -26,9 +26,15 @@ export class RowDiffer {
     const set: DashboardRow[] = [];
     for (const row of rows) {
       const key = rowKey(row);
+      const previous = this.current.get(key);
+      // Rows are never changed once made: the same object needs no serialising to compare.
+      if (previous?.row === row) {
+        next.set(key, previous);
+        continue;
+      }
       const json = JSON.stringify(row);
       next.set(key, { row, json });
-      if (this.current.get(key)?.json !== json) set.push(row);
+      if (previous?.json !== json) set.push(row);
     }
     const remove = [...this.current.keys()].filter((key) => !next.has(key));
     this.current = next;

@@ -58,7 +58,7 @@ const DEPLOYMENTS: Array<
   },
 ];
 // The characters Kubernetes uses for generated name suffixes (no vowels, no look-alikes).
-const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const SUFFIX_ALPHABET = [...'bcdfghjklmnpqrstvwxz2456789'];
 // Per tick: the chance that some pod is killed (and replaced), and that a deployment is scaled.
 const KILL_CHANCE = 0.12;
 const SCALE_CHANCE = 0.05;
@@ -135,11 +135,6 @@ export class ClusterSimulator {
     if (this.random() < KILL_CHANCE) this.killSomePod();
     if (this.random() < SCALE_CHANCE) this.scaleSomeDeployment();
     for (const d of this.deployments) this.reconcile(d);
-  }
-
-  /** The simulated pods, for tests. */
-  get podCount(): number {
-    return this.pods.size;
   }
 
   private advance(p: DemoPod): void {
@@ -279,7 +274,7 @@ export class ClusterSimulator {
 
   private suffix(length: number): string {
     let s = '';
-    for (let i = 0; i < length; i++) s += this.pick([...SUFFIX_ALPHABET]);
+    for (let i = 0; i < length; i++) s += this.pick(SUFFIX_ALPHABET);
     return s;
   }
 

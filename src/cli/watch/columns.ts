@@ -3,48 +3,41 @@ import type { KubernetesObject } from '../../types.js';
 import { formatAge } from '../format/age.js';
 import { summarizePod } from '../format/podStatus.js';
 
-/** One column of `kube-rx watch -o table`. */
-export interface Column {
-  header: string;
-  value(object: KubernetesObject, now: number): string;
-}
-
-/** The columns of a table, and which one says that a row's object was deleted. */
+/**
+ * The columns of `kube-rx watch -o table`: their headers, how an object becomes its row, and
+ * which cell says that a row's object was deleted.
+ */
 export interface TableLayout {
-  columns: Column[];
-  /** The column whose cell reads `deletedText` on a DELETED event's row. */
-  deletedColumn: string;
+  headers: string[];
+  /** The cells of `object`'s row, one per header. */
+  cells(object: KubernetesObject, now: number): string[];
+  /** The index of the cell that reads `deletedText` on a DELETED event's row. */
+  deletedColumn: number;
   deletedText: string;
 }
 
-const name: Column = { header: 'NAME', value: (o) => o.metadata?.name ?? '' };
-const namespace: Column = { header: 'NAMESPACE', value: (o) => o.metadata?.namespace ?? '' };
-const age: Column = {
-  header: 'AGE',
-  value: (o, now) => formatAge(o.metadata?.creationTimestamp as unknown as string, now),
-};
+const age = (o: KubernetesObject, now: number) => formatAge(o.metadata?.creationTimestamp, now);
 
-const podColumns: Column[] = [
-  name,
-  { header: 'READY', value: (o) => summarizePod(o as V1Pod).ready },
-  { header: 'STATUS', value: (o) => summarizePod(o as V1Pod).status },
-  { header: 'RESTARTS', value: (o) => String(summarizePod(o as V1Pod).restarts) },
-  age,
-];
+function podCells(o: KubernetesObject, now: number): string[] {
+  // One summary per row: READY, STATUS and RESTARTS all come from it.
+  const { ready, status, restarts } = summarizePod(o as V1Pod);
+  return [o.metadata?.name ?? '', ready, status, String(restarts), age(o, now)];
+}
 
-const deploymentColumns: Column[] = [
-  name,
-  {
-    header: 'READY',
-    value: (o) => {
-      const d = o as V1Deployment;
-      return `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1}`;
-    },
-  },
-  { header: 'UP-TO-DATE', value: (o) => String((o as V1Deployment).status?.updatedReplicas ?? 0) },
-  { header: 'AVAILABLE', value: (o) => String((o as V1Deployment).status?.availableReplicas ?? 0) },
-  age,
-];
+function deploymentCells(o: KubernetesObject, now: number): string[] {
+  const { spec, status } = o as V1Deployment;
+  return [
+    o.metadata?.name ?? '',
+    `${status?.readyReplicas ?? 0}/${spec?.replicas ?? 1}`,
+    String(status?.updatedReplicas ?? 0),
+    String(status?.availableReplicas ?? 0),
+    age(o, now),
+  ];
+}
+
+function otherCells(o: KubernetesObject, now: number): string[] {
+  return [o.metadata?.name ?? '', age(o, now)];
+}
 
 /**
  * The kubectl-like columns for a resource: NAME, READY, STATUS, RESTARTS, AGE for pods; NAME,
@@ -53,18 +46,22 @@ const deploymentColumns: Column[] = [
  * objects read `<deleted>` as their AGE.
  *
  * @example
- * tableLayout('pods', '', true).columns.map((c) => c.header); // ['NAMESPACE', 'NAME', 'READY', ...]
+ * tableLayout('pods', '', true).headers; // ['NAMESPACE', 'NAME', 'READY', ...]
  */
 export function tableLayout(plural: string, group: string, allNamespaces: boolean): TableLayout {
   const isPods = plural === 'pods' && group === '';
-  const base = isPods
-    ? podColumns
-    : plural === 'deployments' && group === 'apps'
-      ? deploymentColumns
-      : [name, age];
+  const isDeployments = plural === 'deployments' && group === 'apps';
+  const headers = isPods
+    ? ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']
+    : isDeployments
+      ? ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']
+      : ['NAME', 'AGE'];
+  const cells = isPods ? podCells : isDeployments ? deploymentCells : otherCells;
+  const deletedColumn = (isPods ? 2 : headers.length - 1) + (allNamespaces ? 1 : 0);
   return {
-    columns: allNamespaces ? [namespace, ...base] : base,
-    deletedColumn: isPods ? 'STATUS' : 'AGE',
+    headers: allNamespaces ? ['NAMESPACE', ...headers] : headers,
+    cells: allNamespaces ? (o, now) => [o.metadata?.namespace ?? '', ...cells(o, now)] : cells,
+    deletedColumn,
     deletedText: isPods ? 'Deleted' : '<deleted>',
   };
 }

@@ -45,25 +45,25 @@ export class TablePrinter implements EventPrinter {
     // The initial listing may have relisted differences; only the last state of each object counts.
     const latest = new Map<string, WatchObjectEvent>();
     for (const e of initial) latest.set(defaultKey(e.object), e);
-    const rows = [...latest.values()]
-      .filter((e) => e.type !== 'DELETED')
-      .sort((a, b) => defaultKey(a.object).localeCompare(defaultKey(b.object)))
-      .map((e) => this.cells(e));
-    const headers = this.layout.columns.map((c) => c.header);
-    this.widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const rows = [...latest]
+      .filter(([, e]) => e.type !== 'DELETED')
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, e]) => this.cells(e));
+    const { headers } = this.layout;
+    // A loop, not Math.max(...cells): a spread of a big listing overflows the call stack.
+    this.widths = headers.map((h) => h.length);
+    for (const row of rows) {
+      row.forEach((cell, i) => (this.widths[i] = Math.max(this.widths[i], cell.length)));
+    }
     this.writeLine(this.format(headers));
     for (const row of rows) this.writeLine(this.format(row));
     if (rows.length === 0) this.onEmpty();
   }
 
   private cells(event: WatchObjectEvent): string[] {
-    const now = this.now();
-    const { columns, deletedColumn, deletedText } = this.layout;
-    return columns.map((c) =>
-      event.type === 'DELETED' && c.header === deletedColumn
-        ? deletedText
-        : c.value(event.object, now),
-    );
+    const cells = this.layout.cells(event.object, this.now());
+    if (event.type === 'DELETED') cells[this.layout.deletedColumn] = this.layout.deletedText;
+    return cells;
   }
 
   private format(cells: string[]): string {

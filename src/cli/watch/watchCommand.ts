@@ -1,13 +1,13 @@
-import type { Observable, Subscription } from 'rxjs';
+import { fromEvent, lastValueFrom, takeUntil, tap, type Observable } from 'rxjs';
 import { isInitialEventsEnd } from '../../operators/isInitialEventsEnd.js';
 import type { WatchEvent, WatchOptions } from '../../types.js';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
-import { CliError, describeFailure } from '../errors.js';
+import { CliError, describeFailure, type FailureContext } from '../errors.js';
 import { WATCH_HELP } from '../help.js';
 import type { CliIo } from '../io.js';
 import { LifecycleReporter } from '../lifecycleReporter.js';
-import type { ResilientWatchOptions } from '../resilientWatch.js';
 import { resolveResourceArg, type ResolvedResource } from '../resourceArg.js';
+import { withClusterTarget } from '../withClusterTarget.js';
 import { tableLayout } from './columns.js';
 import { JsonLinesPrinter, NamePrinter, TablePrinter, type EventPrinter } from './printers.js';
 
@@ -52,18 +52,7 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
     throw new CliError('give -n/--namespace or -A/--all-namespaces, not both');
   }
   const resource = resolveResourceArg(positionals[0]);
-  // Loaded only now: the Kubernetes client takes half a second to load, which --help and a
-  // mistyped flag should not wait for.
-  const { resolveClusterTarget } = await import('../clusterTarget.js');
-  const { resilientWatch } = await import('../resilientWatch.js');
-  const target = await resolveClusterTarget({
-    kubeconfig: values.kubeconfig,
-    context: values.context,
-    demo: values.demo,
-    env: io.env,
-    warn: io.warn,
-  });
-  try {
+  return withClusterTarget(values, io, async (target) => {
     const allNamespaces = values['all-namespaces'] === true || !resource.namespaced;
     const options: WatchOptions = {
       ...(allNamespaces ? {} : { namespace: values.namespace ?? target.namespace }),
@@ -77,12 +66,17 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
       io,
       options,
     );
-    const events = (watchConfig: ResilientWatchOptions) =>
-      resilientWatch(target.cluster, resource.ref, options, watchConfig);
-    return await run(events, resource, printer, io, target.server);
-  } finally {
-    await target.close();
-  }
+    const reporter = new LifecycleReporter(resource.label);
+    const { resilientWatch } = await import('../resilientWatch.js');
+    const events = resilientWatch(target.cluster, resource.ref, options, {
+      failFastWhenUnreachable: true,
+      onLifecycle: (event) => {
+        const line = reporter.observe(event);
+        if (line) io.warn(`kube-rx: ${line}`);
+      },
+    });
+    return print(events, printer, io, { what: resource.label, server: target.server });
+  });
 }
 
 function makePrinter(
@@ -102,45 +96,29 @@ function makePrinter(
   );
 }
 
-function run(
-  watch: (options: ResilientWatchOptions) => Observable<WatchEvent>,
-  resource: ResolvedResource,
+/** Prints `events` until Ctrl-C (resolves 0) or a failure retrying cannot fix (rejects). */
+async function print(
+  events: Observable<WatchEvent>,
   printer: EventPrinter,
   io: CliIo,
-  server: string,
+  failure: FailureContext,
 ): Promise<number> {
-  const reporter = new LifecycleReporter(resource.label);
-  return new Promise<number>((resolve, reject) => {
-    let subscription: Subscription | undefined = undefined;
-    const stop = () => {
-      subscription?.unsubscribe();
-      resolve(0);
-    };
-    if (io.signal.aborted) return resolve(0);
-    io.signal.addEventListener('abort', stop, { once: true });
-    subscription = watch({
-      failFastWhenUnreachable: true,
-      onLifecycle: (event) => {
-        const line = reporter.observe(event);
-        if (line) io.warn(`kube-rx: ${line}`);
-      },
-    }).subscribe({
-      next: (event) => {
-        if (event.type === 'ERROR') return; // resumed streams carry none; failures error instead
-        if (event.type === 'BOOKMARK') {
-          if (isInitialEventsEnd(event)) printer.synced();
-          return;
-        }
-        printer.event(event);
-      },
-      error: (error: unknown) => {
-        io.signal.removeEventListener('abort', stop);
-        reject(new CliError(describeFailure(error, { what: resource.label, server })));
-      },
-      complete: () => {
-        io.signal.removeEventListener('abort', stop);
-        resolve(0);
-      },
-    });
-  });
+  if (io.signal.aborted) return 0;
+  const printed = events.pipe(
+    takeUntil(fromEvent(io.signal, 'abort')),
+    tap((event) => {
+      if (event.type === 'ERROR') return; // resumed streams carry none; failures error instead
+      if (event.type === 'BOOKMARK') {
+        if (isInitialEventsEnd(event)) printer.synced();
+        return;
+      }
+      printer.event(event);
+    }),
+  );
+  try {
+    await lastValueFrom(printed, { defaultValue: undefined });
+  } catch (error) {
+    throw new CliError(describeFailure(error, failure));
+  }
+  return 0;
 }
