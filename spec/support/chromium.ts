@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 /** Where Debian's `chromium` package puts the browser (override with CHROMIUM_PATH). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * Flags for a machine without internet: no background traffic, no component or sync services,
  * no QUIC probing, no GPU; no sandbox because tests run as root in CI.
  */
-export const CLOSED_NETWORK_FLAGS = [
+const CLOSED_NETWORK_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

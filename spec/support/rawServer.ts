@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { buildKubeConfig } from '../../src/testing/fakeKubeApiServer/kubeConfig.js';
 
 /** One request as the raw server saw it. */
 export interface SeenRequest {
@@ -65,14 +66,7 @@ export class RawServer {
 
   /** A KubeConfig for this server with a bearer token (client-node wants skipTLSVerify for http). */
   kubeConfig(token = 'raw-token'): KubeConfig {
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'raw', server: this.url, skipTLSVerify: true }],
-      users: [{ name: 'raw', token }],
-      contexts: [{ name: 'raw', cluster: 'raw', user: 'raw' }],
-      currentContext: 'raw',
-    });
-    return kc;
+    return buildKubeConfig(this.url, undefined, token, { context: 'raw' });
   }
 
   async stop(): Promise<void> {

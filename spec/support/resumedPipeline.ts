@@ -2,8 +2,12 @@
 // delivers and every lifecycle step, with wall-clock times, so a spec can wait for a state and
 // then state the whole story.
 import type { Observable, Subscription } from 'rxjs';
+import { defaultKey, resourceVersionOf } from '../../src/operators/internal/events.js';
+import { isInitialEventsEnd } from '../../src/operators/isInitialEventsEnd.js';
 import type { LifecycleEvent } from '../../src/operators/resumeFromResourceVersion.js';
 import type { KubernetesObject, WatchEvent, WatchObjectEvent } from '../../src/types.js';
+
+export { sleep, until } from './wait.js';
 
 export interface LifecycleEntry {
   /** `Date.now()` when it was reported. */
@@ -13,22 +17,16 @@ export interface LifecycleEntry {
 
 /** `namespace/name` (or `name`) of an event's object. */
 export function keyOfEvent(event: WatchObjectEvent<KubernetesObject>): string {
-  const { namespace, name } = event.object.metadata ?? {};
-  return namespace ? `${namespace}/${name}` : `${name}`;
-}
-
-export function isEndBookmark(event: WatchEvent<KubernetesObject>): boolean {
-  return (
-    event.type === 'BOOKMARK' &&
-    event.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true'
-  );
+  return defaultKey(event.object);
 }
 
 /** `ADDED default/a@3`, `BOOKMARK @7 end`, `ERROR 500`. */
 export function describeEvent(event: WatchEvent<KubernetesObject>): string {
   if (event.type === 'ERROR') return `ERROR ${event.error.statusCode}`;
-  const version = event.resourceVersion ?? event.object.metadata?.resourceVersion;
-  if (event.type === 'BOOKMARK') return `BOOKMARK @${version}${isEndBookmark(event) ? ' end' : ''}`;
+  const version = resourceVersionOf(event);
+  if (event.type === 'BOOKMARK') {
+    return `BOOKMARK @${version}${isInitialEventsEnd(event) ? ' end' : ''}`;
+  }
   return `${event.type} ${keyOfEvent(event)}@${version}`;
 }
 
@@ -90,25 +88,6 @@ export class PipelineRecording {
 
   /** True once the initial-events-end BOOKMARK of the first sync was delivered. */
   get synced(): boolean {
-    return this.events.some(isEndBookmark);
-  }
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` every 5 ms; rejects after `timeoutMs` saying what it waited for. */
-export async function until(
-  check: () => boolean,
-  what: string | (() => string),
-  timeoutMs = 5000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`,
-      );
-    }
-    await sleep(5);
+    return this.events.some(isInitialEventsEnd);
   }
 }

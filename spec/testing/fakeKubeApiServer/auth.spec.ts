@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { V1Pod } from '@kubernetes/client-node';
-import type { ResourceRef } from '../../../src/types.js';
+import { pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { get, watch } from './client.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
 
 const UNAUTHORIZED = {
   kind: 'Status',
@@ -100,5 +97,20 @@ describe('FakeKubeApiServer authentication, Status bodies and recorded requests'
     expect(list.connectionId).toBeGreaterThan(0);
     expect(bad.connectionId).toBeGreaterThan(list.connectionId);
     expect(typeof list.at).toBe('number');
+  });
+
+  it('records and applies the first value of a repeated query parameter, as kube-apiserver does', async () => {
+    server = await FakeKubeApiServer.start();
+    for (const name of ['a', 'b', 'c']) server.create(pods, pod(name, '0'));
+    const reply = await get(server, '/api/v1/pods?limit=1&limit=3');
+    expect(server.requests[0].query.limit).toBe('1');
+    expect(reply.json.items).toHaveLength(1);
+  });
+
+  it('fail() answers before authentication is checked', async () => {
+    server = await FakeKubeApiServer.start();
+    server.faults.fail(503);
+    expect((await get(server, '/api/v1/pods', { token: 'wrong' })).status).toBe(503);
+    expect((await get(server, '/api/v1/pods', { token: 'wrong' })).status).toBe(401);
   });
 });

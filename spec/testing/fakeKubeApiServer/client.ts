@@ -5,6 +5,8 @@ import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 
+export { sleep } from '../../support/wait.js';
+
 export interface RequestOptions {
   /** Bearer token (default 'test-token'); null sends no Authorization header. */
   token?: string | null;
@@ -184,8 +186,4 @@ export class Stream {
 /** Opens a watch: `path` gets `?watch=true` (or `&watch=true`) appended. */
 export function watch(server: FakeKubeApiServer, path: string, opts: RequestOptions = {}): Stream {
   return new Stream(server, path + (path.includes('?') ? '&' : '?') + 'watch=true', opts);
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -3,19 +3,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { CoreV1Api, makeInformer, Watch } from '@kubernetes/client-node';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { ResourceRef } from '../../../src/types.js';
+import { pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
-
-async function until(check: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+import { until } from '../../support/wait.js';
 
 describe('@kubernetes/client-node against FakeKubeApiServer', () => {
   let server: FakeKubeApiServer;

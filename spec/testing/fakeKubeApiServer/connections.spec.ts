@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { ResourceRef } from '../../../src/types.js';
+import { pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { get, watch } from './client.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
 
 describe('FakeKubeApiServer connections and lifecycle', () => {
   let server: FakeKubeApiServer;
@@ -120,5 +118,25 @@ describe('FakeKubeApiServer connections and lifecycle', () => {
       expect(server.kubeConfig({ user: 'none' }).getCurrentUser()?.token).toBeUndefined();
       expect(() => server.kubeConfig({ user: 'cert' })).toThrow(/clientCA/);
     });
+  });
+
+  it('restart() keeps the token and the faults armed before it', async () => {
+    server = await FakeKubeApiServer.start({ token: 'one' });
+    server.create(pods, pod('a', '0'));
+    server.create(pods, pod('b', '0'));
+    server.rotateToken('two');
+    server.faults.dropAfter(1);
+    await server.restart();
+    expect((await get(server, '/api/v1/pods', { token: 'one' })).status).toBe(401);
+    const w = watch(server, '/api/v1/pods', { token: 'two' });
+    expect(await w.ended).toEqual({ complete: false });
+    expect(w.lines).toHaveLength(1);
+  });
+
+  it('start() refuses a bad historySize and clientCA without tls', async () => {
+    server = await FakeKubeApiServer.start();
+    await expect(FakeKubeApiServer.start({ historySize: -1 })).rejects.toThrow(RangeError);
+    await expect(FakeKubeApiServer.start({ historySize: 1.5 })).rejects.toThrow(RangeError);
+    await expect(FakeKubeApiServer.start({ clientCA: true })).rejects.toThrow(/needs tls/);
   });
 });

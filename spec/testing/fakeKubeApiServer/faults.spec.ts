@@ -1,11 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { V1Pod } from '@kubernetes/client-node';
-import type { ResourceRef } from '../../../src/types.js';
+import { pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { get, sleep, watch } from './client.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
 
 describe('FakeKubeApiServer faults', () => {
   let server: FakeKubeApiServer;
@@ -155,5 +152,25 @@ describe('FakeKubeApiServer faults', () => {
     expect(() => server.faults.fail(200)).toThrow(RangeError);
     expect(() => server.faults.dropAfter(-1)).toThrow(RangeError);
     expect(() => server.faults.closeImmediately({ times: 0 })).toThrow(RangeError);
+  });
+
+  it('dropAfter counts the initial-events-end BOOKMARK as an event', async () => {
+    server.faults.dropAfter(4);
+    const w = watch(
+      server,
+      '/api/v1/pods?sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+    );
+    expect(await w.ended).toEqual({ complete: false });
+    expect(w.events.map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'ADDED', 'BOOKMARK']);
+  });
+
+  it('faults of different kinds combine on one connection', async () => {
+    server.faults.stall(200);
+    server.faults.dropAfter(1);
+    const began = Date.now();
+    const w = watch(server, '/api/v1/pods');
+    expect(await w.ended).toEqual({ complete: false });
+    expect(Date.now() - began).toBeGreaterThanOrEqual(190);
+    expect(w.lines).toHaveLength(1);
   });
 });

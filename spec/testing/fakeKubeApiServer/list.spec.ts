@@ -1,16 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
-import type { ResourceRef } from '../../../src/types.js';
+import type { V1Pod } from '@kubernetes/client-node';
+import { deployments, pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../../src/testing/marbles/builders.js';
 import { get } from './client.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
-const deployments: ResourceRef<V1Deployment> = {
-  group: 'apps',
-  apiVersion: 'v1',
-  plural: 'deployments',
-};
 
 /** Follows continue tokens; returns every page. */
 async function listAll(server: FakeKubeApiServer, path: string, limit: number): Promise<any[]> {
@@ -173,7 +166,7 @@ describe('FakeKubeApiServer list', () => {
     }
   });
 
-  it('gets one object by path, 404 Status when missing', async () => {
+  it('gets one object by path, 504 for a version from the future, 404 Status when missing', async () => {
     server.create(pods, pod('a', '0'));
     const found = await get(server, '/api/v1/namespaces/default/pods/a');
     expect(found.status).toBe(200);
@@ -181,6 +174,8 @@ describe('FakeKubeApiServer list', () => {
       kind: 'Pod',
       metadata: { name: 'a', resourceVersion: '1' },
     });
+    const future = await get(server, '/api/v1/namespaces/default/pods/a?resourceVersion=9');
+    expect([future.status, future.json.reason]).toEqual([504, 'Timeout']);
     const missing = await get(server, '/api/v1/namespaces/default/pods/nope');
     expect(missing.status).toBe(404);
     expect(missing.json).toEqual({

@@ -1,11 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { V1Pod } from '@kubernetes/client-node';
-import type { ResourceRef } from '../../../src/types.js';
+import { pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { get, Stream } from './client.js';
 
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
 const LOG = '/api/v1/namespaces/default/pods/web/log';
 
 describe('FakeKubeApiServer pod logs', () => {
@@ -71,5 +69,24 @@ describe('FakeKubeApiServer pod logs', () => {
     await server.stop();
     await s.ended;
     expect(server.openConnections).toBe(0);
+  });
+
+  it('appendLog re-opens an ended log: a later follow=true streams again', async () => {
+    server.appendLog('default', 'web', 'first run');
+    server.endLogs('default', 'web');
+    server.appendLog('default', 'web', 'restarted');
+    const s = new Stream(server, `${LOG}?follow=true`);
+    expect(await s.waitForLines(2)).toEqual(['first run', 'restarted']);
+    server.appendLog('default', 'web', 'live');
+    expect(await s.waitForLines(3)).toEqual(['first run', 'restarted', 'live']);
+    s.close();
+  });
+
+  it('fail() hits pod logs too unless told to match watches or lists', async () => {
+    server.faults.fail(500, { match: 'list' });
+    expect((await get(server, LOG)).status).toBe(200);
+    server.faults.reset();
+    server.faults.fail(500);
+    expect((await get(server, LOG)).status).toBe(500);
   });
 });

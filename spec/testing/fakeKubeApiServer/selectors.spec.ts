@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
+import { pods } from '../../../src/sources/resources.js';
+import type { KubernetesObject } from '../../../src/types.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { fieldMatcher, labelMatcher } from '../../../src/testing/fakeKubeApiServer/selectors.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { get, watch } from './client.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
 
 const labelled = (name: string, labels: Record<string, string>): KubernetesObject =>
   pod(name, '1', { metadata: { labels } });

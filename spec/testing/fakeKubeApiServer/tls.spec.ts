@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
-import type { V1Pod } from '@kubernetes/client-node';
-import type { ResourceRef } from '../../../src/types.js';
+import { pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { get, watch } from './client.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
 
 describe('FakeKubeApiServer over HTTPS', () => {
   let server: FakeKubeApiServer;

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { V1Pod } from '@kubernetes/client-node';
-import type { ResourceRef } from '../../../src/types.js';
+import { deployments, pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import { INITIAL_EVENTS_END_ANNOTATION, pod } from '../../../src/testing/marbles/builders.js';
+import {
+  deployment,
+  INITIAL_EVENTS_END_ANNOTATION,
+  pod,
+} from '../../../src/testing/marbles/builders.js';
 import { get, sleep, Stream, watch } from './client.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
 
 const summary = (e: any): string =>
   `${e.type} ${e.object.metadata?.name ?? '-'} ${e.object.metadata?.resourceVersion}`;
@@ -220,5 +221,30 @@ describe('FakeKubeApiServer watch', () => {
     expect((await b.waitForEvents(1)).map(summary)).toEqual(['ADDED x 1']);
     expect(server.openWatches).toBe(1);
     b.close();
+  });
+
+  it('keeps historySize events per resource: other resources do not push a watch out of history', async () => {
+    await start({ historySize: 2 });
+    server.create(pods, pod('a', '0'));
+    server.create(pods, pod('b', '0'));
+    for (const name of ['x', 'y', 'z']) server.create(deployments, deployment(name, '0'));
+    const w = watch(server, '/api/v1/pods?resourceVersion=1');
+    expect((await w.waitForEvents(1)).map(summary)).toEqual(['ADDED b 2']);
+    w.close();
+    const gone = watch(server, '/apis/apps/v1/deployments?resourceVersion=2');
+    await gone.ended;
+    expect(gone.events.map((e) => e.object.code)).toEqual([410]);
+  });
+
+  it('bookmarkIntervalMs: 0 sends no periodic BOOKMARK', async () => {
+    await start({ bookmarkIntervalMs: 0 });
+    const w = watch(server, '/api/v1/pods?allowWatchBookmarks=true');
+    await w.responded;
+    await sleep(100);
+    server.create(pods, pod('a', '0'));
+    expect((await w.waitForEvents(1)).map(summary)).toEqual(['ADDED a 1']);
+    await sleep(50);
+    expect(w.events).toHaveLength(1);
+    w.close();
   });
 });

@@ -4,7 +4,6 @@ import { FaultInjector } from './faults.js';
 import { buildKubeConfig } from './kubeConfig.js';
 import { HttpListener } from './listener.js';
 import { ObjectStore } from './objectStore.js';
-import { resourceId } from './paths.js';
 import { PodLogs } from './podLogs.js';
 import { handleRequest } from './requestHandler.js';
 import type { ServerContext } from './requestHandler.js';
@@ -56,14 +55,19 @@ export class FakeKubeApiServer {
     options: FakeKubeApiServerOptions,
     private readonly tls: TlsMaterial | undefined,
   ) {
+    const historySize = options.historySize ?? 1000;
+    if (!Number.isInteger(historySize) || historySize < 0) {
+      throw new RangeError(`historySize must be a non-negative integer: ${historySize}`);
+    }
+    const recordLimit = options.recordLimit ?? 100_000;
     this.faults = this.injector;
     this.ctx = {
-      objects: new ObjectStore(options.historySize ?? 1000),
+      objects: new ObjectStore(historySize),
       logs: new PodLogs(),
       faults: this.injector,
       watches: new Set(),
       requests: this.requests,
-      recordLimit: options.recordLimit ?? 100_000,
+      recordLimit,
       timers: new Set(),
       token: options.token === undefined ? 'test-token' : options.token,
       clientCA: tls?.client !== undefined,
@@ -76,7 +80,7 @@ export class FakeKubeApiServer {
       tls,
       (req, res) => handleRequest(this.ctx, req, res),
       () => this.waiters.notify(),
-      options.recordLimit ?? 100_000,
+      recordLimit,
     );
   }
 
@@ -89,10 +93,6 @@ export class FakeKubeApiServer {
    */
   static async start(options: FakeKubeApiServerOptions = {}): Promise<FakeKubeApiServer> {
     if (options.clientCA && !options.tls) throw new Error('clientCA needs tls: true');
-    const historySize = options.historySize ?? 1000;
-    if (!Number.isInteger(historySize) || historySize < 0) {
-      throw new RangeError(`historySize must be a non-negative integer: ${historySize}`);
-    }
     const tls = options.tls ? makeTlsMaterial(options.clientCA ?? false) : undefined;
     const server = new FakeKubeApiServer(options, tls);
     server.listenPort = await server.listener.listen(options.port ?? 0);
@@ -167,7 +167,7 @@ export class FakeKubeApiServer {
    * created.metadata?.resourceVersion; // e.g. '1'
    */
   create<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
-    return this.ctx.objects.create(resourceId(resource), obj) as T;
+    return this.ctx.objects.create(resource, obj) as T;
   }
 
   /**
@@ -178,7 +178,7 @@ export class FakeKubeApiServer {
    * server.update(pods, pod('web-1', '', { status: { phase: 'Failed' } }));
    */
   update<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
-    return this.ctx.objects.update(resourceId(resource), obj) as T;
+    return this.ctx.objects.update(resource, obj) as T;
   }
 
   /**
@@ -193,7 +193,7 @@ export class FakeKubeApiServer {
     namespace: string | undefined,
     name: string,
   ): T | undefined {
-    return this.ctx.objects.delete(resourceId(resource), namespace, name) as T | undefined;
+    return this.ctx.objects.delete(resource, namespace, name) as T | undefined;
   }
 
   /**
@@ -207,7 +207,7 @@ export class FakeKubeApiServer {
     namespace: string | undefined,
     name: string,
   ): T | undefined {
-    return this.ctx.objects.get(resourceId(resource), namespace, name) as T | undefined;
+    return this.ctx.objects.get(resource, namespace, name) as T | undefined;
   }
 
   /**
@@ -217,7 +217,7 @@ export class FakeKubeApiServer {
    * expect(store.values()).toEqual(server.objects(pods));
    */
   objects<T extends KubernetesObject>(resource: ResourceRef<T>, namespace?: string): T[] {
-    return this.ctx.objects.list(resourceId(resource), namespace) as T[];
+    return this.ctx.objects.list(resource, namespace) as T[];
   }
 
   /**

@@ -11,10 +11,6 @@ export class History<T extends { rv: number }> {
     this.items = new Array<T | undefined>(Math.max(0, capacity));
   }
 
-  get size(): number {
-    return this.count;
-  }
-
   /** Appends `item`; returns the evicted oldest item when the ring was full. */
   push(item: T): T | undefined {
     if (this.capacity === 0) return item;

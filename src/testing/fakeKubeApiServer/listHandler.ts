@@ -34,7 +34,7 @@ function decodeContinue(raw: string): ContinueToken {
 const EXPIRED_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
 
-/** The objects and version a list is served from; throws a 410/504 {@link StatusError}. */
+/** The objects and version a list is served from; throws a 400/410 {@link StatusError}. */
 function snapshot(
   objects: ObjectStore,
   store: ResourceStore,
@@ -48,11 +48,6 @@ function snapshot(
     return { rv: token.rv, state, after: token.start };
   }
   const rv = q.resourceVersion;
-  if (rv !== undefined && rv > current) {
-    throw new StatusError(
-      statusBody(504, `Too large resource version: ${rv}, current: ${current}`, 'Timeout'),
-    );
-  }
   if (rv !== undefined && rv !== 0 && q.resourceVersionMatch === 'Exact') {
     const state = store.stateAt(rv, current);
     if (state === undefined) throw new StatusError(tooOld(rv, store.floor));

@@ -22,15 +22,11 @@ export class HttpListener {
     private readonly tls: TlsMaterial | undefined,
     private readonly handler: (req: IncomingMessage, res: ServerResponse) => void,
     private readonly onChange: () => void,
-    private readonly recordLimit = 100_000,
+    private readonly recordLimit: number,
   ) {}
 
   get openConnections(): number {
     return this.sockets.size;
-  }
-
-  get listening(): boolean {
-    return this.server !== undefined;
   }
 
   /** The id of the connection a request came on (0 if unknown). */

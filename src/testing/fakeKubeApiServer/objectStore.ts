@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject } from '../../types.js';
+import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { History } from './history.js';
 import { kindForPlural } from './kinds.js';
-
-/** Which resource: the core group is `''`. */
-export interface ResourceId {
-  group: string;
-  version: string;
-  plural: string;
-}
 
 /** A stored object, its JSON (serialised once) and its resourceVersion as a number. */
 export interface Entry {
@@ -26,7 +19,7 @@ export interface StoredEvent {
   readonly prev?: Entry;
 }
 
-export type StoreListener = (event: StoredEvent) => void;
+type StoreListener = (event: StoredEvent) => void;
 
 /**
  * An error of the server's object API (`create` of an existing object, `update` of a missing one),
@@ -68,13 +61,9 @@ export class ResourceStore {
   private readonly history: History<StoredEvent>;
   private sorted: string[] | undefined;
 
-  constructor(
-    readonly id: ResourceId,
-    historySize: number,
-    floor: number,
-  ) {
+  constructor(id: ResourceRef<unknown>, historySize: number, floor: number) {
     this.kind = kindForPlural(id.plural);
-    this.apiVersion = id.group === '' ? id.version : `${id.group}/${id.version}`;
+    this.apiVersion = id.group === '' ? id.apiVersion : `${id.group}/${id.apiVersion}`;
     this.history = new History(historySize);
     this.floor = floor;
   }
@@ -141,8 +130,8 @@ export class ObjectStore {
   constructor(private readonly historySize: number) {}
 
   /** The store of a resource, made on first use. */
-  resource(id: ResourceId): ResourceStore {
-    const key = `${id.group}/${id.version}/${id.plural}`;
+  resource(id: ResourceRef<unknown>): ResourceStore {
+    const key = `${id.group}/${id.apiVersion}/${id.plural}`;
     let store = this.resources.get(key);
     if (store === undefined) {
       store = new ResourceStore(id, this.historySize, this.compacted);
@@ -151,11 +140,7 @@ export class ObjectStore {
     return store;
   }
 
-  all(): ResourceStore[] {
-    return [...this.resources.values()];
-  }
-
-  create(id: ResourceId, input: KubernetesObject): KubernetesObject {
+  create(id: ResourceRef<unknown>, input: KubernetesObject): KubernetesObject {
     const store = this.resource(id);
     const { namespace, name } = identify(store, input);
     const key = objectKey(namespace, name);
@@ -173,7 +158,7 @@ export class ObjectStore {
     return clone(obj);
   }
 
-  update(id: ResourceId, input: KubernetesObject): KubernetesObject {
+  update(id: ResourceRef<unknown>, input: KubernetesObject): KubernetesObject {
     const store = this.resource(id);
     const { namespace, name } = identify(store, input);
     const key = objectKey(namespace, name);
@@ -190,7 +175,7 @@ export class ObjectStore {
   }
 
   delete(
-    id: ResourceId,
+    id: ResourceRef<unknown>,
     namespace: string | undefined,
     name: string,
   ): KubernetesObject | undefined {
@@ -206,12 +191,16 @@ export class ObjectStore {
     return clone(obj);
   }
 
-  get(id: ResourceId, namespace: string | undefined, name: string): KubernetesObject | undefined {
+  get(
+    id: ResourceRef<unknown>,
+    namespace: string | undefined,
+    name: string,
+  ): KubernetesObject | undefined {
     const entry = this.resource(id).objects.get(objectKey(namespace, name));
     return entry === undefined ? undefined : clone(entry.obj);
   }
 
-  list(id: ResourceId, namespace?: string): KubernetesObject[] {
+  list(id: ResourceRef<unknown>, namespace?: string): KubernetesObject[] {
     const store = this.resource(id);
     const out: KubernetesObject[] = [];
     for (const key of store.sortedKeys()) {

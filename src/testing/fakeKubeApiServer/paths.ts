@@ -1,22 +1,27 @@
+import { assertSegment } from '../../sources/resourcePath.js';
+import type { SegmentKind } from '../../sources/resourcePath.js';
 import type { ResourceRef } from '../../types.js';
-import type { ResourceId } from './objectStore.js';
 
 /** What a request path names. */
 export type Route =
-  | { kind: 'collection'; resource: ResourceId; namespace?: string }
-  | { kind: 'object'; resource: ResourceId; namespace?: string; name: string }
+  | { kind: 'collection'; resource: ResourceRef<unknown>; namespace?: string }
+  | { kind: 'object'; resource: ResourceRef<unknown>; namespace?: string; name: string }
   | { kind: 'log'; namespace: string; name: string };
 
-const VERSION = /^v\d+((alpha|beta)\d+)?$/;
-const PLURAL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** Object names: most kinds allow DNS subdomains; a few (RBAC) allow more, but no `/`. */
 const OBJECT_NAME = /^[^/\s%]{1,253}$/;
 
-/** Converts a public {@link ResourceRef} to the store's id. */
-export function resourceId(ref: ResourceRef<unknown>): ResourceId {
-  return { group: ref.group, version: ref.apiVersion, plural: ref.plural };
+/**
+ * Whether `value` is a valid path segment of its kind, by the very rules kube-rx's client applies
+ * (DNS-1123 labels and subdomains, versions such as `v1` or `v1beta2`).
+ */
+export function isValidSegment(kind: SegmentKind, value: string): boolean {
+  try {
+    assertSegment(kind, value, '');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -41,19 +46,20 @@ export function parsePath(pathname: string): Route | undefined {
     group = segments[1];
     version = segments[2];
     rest = segments.slice(3);
-    if (!DNS_SUBDOMAIN.test(group)) return undefined;
+    if (!isValidSegment('group', group)) return undefined;
   } else return undefined;
-  if (!VERSION.test(version)) return undefined;
+  if (!isValidSegment('apiVersion', version)) return undefined;
 
   let namespace: string | undefined;
   if (rest[0] === 'namespaces' && rest.length >= 3) {
     namespace = rest[1];
-    if (!DNS_LABEL.test(namespace) || namespace.length > 63) return undefined;
+    if (!isValidSegment('namespace', namespace)) return undefined;
     rest = rest.slice(2);
   }
   const [plural, name, sub, ...more] = rest;
-  if (plural === undefined || !PLURAL.test(plural) || more.length > 0) return undefined;
-  const resource: ResourceId = { group, version, plural };
+  if (plural === undefined || !isValidSegment('plural', plural) || more.length > 0)
+    return undefined;
+  const resource: ResourceRef<unknown> = { group, apiVersion: version, plural };
   if (name === undefined) return { kind: 'collection', resource, namespace };
   if (!OBJECT_NAME.test(name)) return undefined;
   if (sub === undefined) return { kind: 'object', resource, namespace, name };

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { badRequest } from './statusBody.js';
 
 /** Lines kept per pod; older lines are dropped. */
-export const MAX_LOG_LINES = 10_000;
+const MAX_LOG_LINES = 10_000;
 
 interface LogLine {
   text: string;

@@ -35,8 +35,13 @@ function parseCount(name: string, value: string | undefined): number | undefined
   return Number(value);
 }
 
+/** `watch=true` or `watch=1`. */
+export function isWatchQuery(query: Record<string, string>): boolean {
+  return query.watch === 'true' || query.watch === '1';
+}
+
 /** Parses a resourceVersion parameter: undefined for absent/empty, 400 when not a number. */
-export function parseResourceVersion(value: string | undefined): number | undefined {
+function parseResourceVersion(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   if (!/^\d+$/.test(value)) {
     throw badRequest(`resourceVersion: Invalid value: "${value}": must be a non-negative integer`);
@@ -47,7 +52,7 @@ export function parseResourceVersion(value: string | undefined): number | undefi
 /** Reads and validates the parameters of a list or watch of `route`. */
 export function parseCollectionQuery(route: Route, query: Record<string, string>): CollectionQuery {
   if (route.kind === 'log') throw new Error('not a collection');
-  const watch = query.watch === 'true' || query.watch === '1';
+  const watch = isWatchQuery(query);
   const match = query.resourceVersionMatch;
   if (match !== undefined && match !== '' && match !== 'NotOlderThan' && match !== 'Exact') {
     throw badRequest(

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pods } from '../../sources/resources.js';
 import { appendBounded } from './records.js';
 import type { TLSSocket } from 'node:tls';
 import type { FaultInjector, RequestKind } from './faults.js';
@@ -9,8 +10,8 @@ import { parsePath } from './paths.js';
 import type { Route } from './paths.js';
 import { parseLogQuery } from './podLogs.js';
 import type { PodLogs } from './podLogs.js';
-import { parseCollectionQuery } from './query.js';
-import { sendStatus, StatusError, statusBody } from './statusBody.js';
+import { isWatchQuery, parseCollectionQuery } from './query.js';
+import { sendStatus, StatusError, statusBody, tooLarge } from './statusBody.js';
 import type { RecordedRequest } from './types.js';
 import { WatchConnection } from './watchStream.js';
 
@@ -57,7 +58,7 @@ export function handleRequest(ctx: ServerContext, req: IncomingMessage, res: Ser
     method: req.method ?? 'GET',
     path: url.pathname,
     query,
-    watch: query.watch === 'true' || query.watch === '1',
+    watch: isWatchQuery(query),
     headers: redacted(req),
     hasBearer: bearer !== undefined,
     tokenValid: bearer !== undefined && bearer === ctx.token,
@@ -149,15 +150,17 @@ function dispatch(
   headers: Record<string, string>,
 ): void {
   if (route.kind === 'log') {
-    const pods = ctx.objects.resource({ group: '', version: 'v1', plural: 'pods' });
     const known =
-      pods.objects.has(objectKey(route.namespace, route.name)) ||
+      ctx.objects.resource(pods).objects.has(objectKey(route.namespace, route.name)) ||
       ctx.logs.has(route.namespace, route.name);
     if (!known) throw notFound('pods', route.name);
     ctx.logs.serve(res, route.namespace, route.name, parseLogQuery(query), headers);
     return;
   }
   const q = parseCollectionQuery(route, query);
+  if (q.resourceVersion !== undefined && q.resourceVersion > ctx.objects.rv) {
+    throw new StatusError(tooLarge(q.resourceVersion, ctx.objects.rv));
+  }
   const store = ctx.objects.resource(route.resource);
   if (q.watch) {
     const watch = new WatchConnection(res, ctx.objects, store, q, {
@@ -167,12 +170,7 @@ function dispatch(
       onClose: (w) => ctx.watches.delete(w),
     });
     ctx.watches.add(watch);
-    try {
-      watch.start();
-    } catch (e) {
-      ctx.watches.delete(watch);
-      throw e;
-    }
+    watch.start();
     return;
   }
   if (route.kind === 'object') {

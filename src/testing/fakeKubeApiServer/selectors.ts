@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '../../types.js';
+import { isValidSegment } from './paths.js';
 
 /** A selector that cannot be parsed; the server answers 400 BadRequest with its message. */
 export class SelectorError extends Error {}
@@ -14,13 +15,13 @@ interface Requirement {
 }
 
 const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 function validateKey(key: string): void {
   const slash = key.indexOf('/');
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
-  const prefixOk = prefix === undefined || (prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix));
+  // A key prefix follows the rules of an API group: a DNS-1123 subdomain.
+  const prefixOk = prefix === undefined || isValidSegment('group', prefix);
   if (!prefixOk || name.length > 63 || !NAME.test(name)) {
     throw new SelectorError(`unable to parse requirement: invalid label key "${key}"`);
   }
@@ -65,7 +66,7 @@ function tokenize(selector: string): string[] {
 const SPECIAL = new Set(['=', '==', '!=', '!', '(', ')', ',', '<', '>']);
 
 /** Parses a label selector (`a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, `a>1`). */
-export function parseLabelSelector(selector: string): Requirement[] {
+function parseLabelSelector(selector: string): Requirement[] {
   const tokens = tokenize(selector);
   const requirements: Requirement[] = [];
   let pos = 0;

@@ -32,7 +32,7 @@ const REASONS: Record<number, string> = {
 };
 
 /** The Kubernetes `reason` for an HTTP code (`'Unknown'` when it has none). */
-export function reasonFor(code: number): string {
+function reasonFor(code: number): string {
   return REASONS[code] ?? 'Unknown';
 }
 
@@ -93,4 +93,13 @@ export function badRequest(message: string): StatusError {
 /** The 410 Expired Status for a resourceVersion older than what the server keeps. */
 export function tooOld(requested: number | string, oldest: number): KubeStatus {
   return statusBody(410, `too old resource version: ${requested} (${oldest})`, 'Expired');
+}
+
+/** The 504 Status for a resourceVersion the server has not reached yet. */
+export function tooLarge(requested: number, current: number): KubeStatus {
+  return statusBody(
+    504,
+    `Too large resource version: ${requested}, current: ${current}`,
+    'Timeout',
+  );
 }

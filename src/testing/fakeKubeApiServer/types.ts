@@ -46,7 +46,7 @@ export interface RecordedRequest {
   method: string;
   /** The path, without the query. */
   path: string;
-  /** Every query parameter (the last one wins when repeated). */
+  /** Every query parameter (the first one wins when repeated, as in kube-apiserver). */
   query: Record<string, string>;
   /** `watch=true` or `watch=1`. */
   watch: boolean;

@@ -3,7 +3,7 @@ import { INITIAL_EVENTS_END_ANNOTATION } from '../../operators/internal/events.j
 import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './objectStore.js';
 import type { CollectionQuery } from './query.js';
 import type { ObjectMatcher } from './selectors.js';
-import { StatusError, statusBody, tooOld } from './statusBody.js';
+import { tooOld } from './statusBody.js';
 import type { KubeStatus } from './statusBody.js';
 
 /** Faults consumed by one watch connection. */
@@ -50,7 +50,7 @@ function withVersion(entry: Entry, rv: number): string {
  * starts matching is ADDED, one that stops matching is DELETED (its previous content at the
  * event's resourceVersion), one that never matches is skipped.
  */
-export function lineFor(e: StoredEvent, matches: ObjectMatcher | undefined): string | undefined {
+function lineFor(e: StoredEvent, matches: ObjectMatcher | undefined): string | undefined {
   if (matches === undefined) return plainLine(e);
   const now = matches(e.entry.obj);
   if (e.type !== 'MODIFIED') return now ? plainLine(e) : undefined;
@@ -84,18 +84,13 @@ export class WatchConnection {
 
   /**
    * Validates the version, sends the headers, the initial events (synthetic ADDED, replay,
-   * or sendInitialEvents + end bookmark) and then follows the store. Throws a
-   * {@link StatusError} (before any header is sent) for a version from the future.
+   * or sendInitialEvents + end bookmark) and then follows the store. The request handler has
+   * refused a version from the future already.
    */
   start(): void {
     const { q, store, objects } = this;
     const current = objects.rv;
     const rv = q.resourceVersion;
-    if (rv !== undefined && rv > current) {
-      throw new StatusError(
-        statusBody(504, `Too large resource version: ${rv}, current: ${current}`, 'Timeout'),
-      );
-    }
     this.plan = this.settings.takePlan();
     const initial: string[] = [];
     let expired: KubeStatus | undefined;
