@@ -15,7 +15,8 @@ import { resumeFromResourceVersion } from '../../src/operators/resumeFromResourc
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { KubernetesObject, ResourceRef, WatchEvent } from '../../src/types.js';
-import { PipelineRecording, keyOfEvent, sleep, until } from '../support/resumedPipeline.js';
+import { PipelineRecording, keyOfEvent } from '../support/resumedPipeline.js';
+import { sleep, until } from '../support/wait.js';
 import { Dice, mulberry32, seedFromEnv } from '../support/seededRandom.js';
 
 const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };

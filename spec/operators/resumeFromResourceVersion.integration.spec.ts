@@ -24,7 +24,8 @@ import type {
   WatchEvent,
   WatchOptions,
 } from '../../src/types.js';
-import { PipelineRecording, sleep, until } from '../support/resumedPipeline.js';
+import { PipelineRecording } from '../support/resumedPipeline.js';
+import { sleep, until } from '../support/wait.js';
 
 const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
 const configMaps: ResourceRef<V1ConfigMap> = { group: '', apiVersion: 'v1', plural: 'configmaps' };

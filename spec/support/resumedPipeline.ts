@@ -7,8 +7,6 @@ import { isInitialEventsEnd } from '../../src/operators/isInitialEventsEnd.js';
 import type { LifecycleEvent } from '../../src/operators/resumeFromResourceVersion.js';
 import type { KubernetesObject, WatchEvent, WatchObjectEvent } from '../../src/types.js';
 
-export { sleep, until } from './wait.js';
-
 export interface LifecycleEntry {
   /** `Date.now()` when it was reported. */
   at: number;

@@ -8,7 +8,11 @@ const API_VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 export type SegmentKind =
   'group' | 'apiVersion' | 'plural' | 'namespace' | 'name' | 'container' | 'subresource';
 
-function isValid(kind: SegmentKind, value: string): boolean {
+/**
+ * Whether `value` is a valid path segment of its kind (DNS-1123 labels and subdomains, versions
+ * such as `v1` or `v1beta2`): the rule {@link assertSegment} enforces.
+ */
+export function isValidSegment(kind: SegmentKind, value: string): boolean {
   switch (kind) {
     case 'apiVersion':
       return API_VERSION.test(value);
@@ -82,7 +86,7 @@ export function assertSegment(
   value: unknown,
   pathForMessage: string,
 ): asserts value is string {
-  if (typeof value !== 'string' || !isValid(kind, value)) {
+  if (typeof value !== 'string' || !isValidSegment(kind, value)) {
     const what = kind === 'apiVersion' ? 'API version' : 'name';
     throw new WatchError(
       `invalid ${kind} ${JSON.stringify(value)}: not a valid Kubernetes ${what}`,

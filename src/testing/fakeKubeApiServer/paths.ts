@@ -1,5 +1,4 @@
-import { assertSegment } from '../../sources/resourcePath.js';
-import type { SegmentKind } from '../../sources/resourcePath.js';
+import { isValidSegment } from '../../sources/resourcePath.js';
 import type { ResourceRef } from '../../types.js';
 
 /** What a request path names. */
@@ -10,19 +9,6 @@ export type Route =
 
 /** Object names: most kinds allow DNS subdomains; a few (RBAC) allow more, but no `/`. */
 const OBJECT_NAME = /^[^/\s%]{1,253}$/;
-
-/**
- * Whether `value` is a valid path segment of its kind, by the very rules kube-rx's client applies
- * (DNS-1123 labels and subdomains, versions such as `v1` or `v1beta2`).
- */
-export function isValidSegment(kind: SegmentKind, value: string): boolean {
-  try {
-    assertSegment(kind, value, '');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Parses `/api/v1/...` and `/apis/{group}/{version}/...` paths; `undefined` for anything else
