@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { LineFramer } from '../../src/sources/lineFramer.js';
 
 function frame(
@@ -87,6 +87,73 @@ describe('LineFramer', () => {
       }
       framer.end();
       expect(lines).toEqual(expected);
+    }
+  });
+});
+
+describe('LineFramer with lines longer than one segment (1 MiB)', () => {
+  const MiB = 1024 * 1024;
+  /** A line of `bytes` bytes of multi-byte characters, so segment boundaries split them. */
+  const longLine = (bytes: number) => {
+    const unit = 'aé日🚀'; // 1 + 2 + 3 + 4 bytes
+    return unit.repeat(Math.ceil(bytes / 10)).slice(0, bytes);
+  };
+
+  /** Frames `text` through one reused read buffer of `readSize` bytes. */
+  function frameReads(text: string, readSize: number, maxLineBytes: number) {
+    const lines: string[] = [];
+    const framer = new LineFramer((l) => (lines.push(l), true), { maxLineBytes });
+    const bytes = Buffer.from(text, 'utf8');
+    const readBuffer = Buffer.alloc(readSize);
+    let stopped = false;
+    for (let at = 0; at < bytes.length && !stopped; at += readSize) {
+      const end = Math.min(at + readSize, bytes.length);
+      bytes.copy(readBuffer, 0, at, end);
+      stopped = !framer.write(readBuffer, 0, end - at);
+      readBuffer.fill(0);
+    }
+    if (!stopped) framer.end();
+    return { lines, tooLong: framer.tooLong };
+  }
+
+  it('joins a line of several segments, whatever the read size, and frames the next lines', () => {
+    const long = longLine(3 * MiB + 12_345);
+    const text = `a\n${long}\r\nb\n${long}\nc`;
+    for (const readSize of [65_536, 16_384, 1_000_003]) {
+      expect(frameReads(text, readSize, 4 * MiB)).toEqual({
+        lines: ['a', long, 'b', long, 'c'],
+        tooLong: false,
+      });
+    }
+  });
+
+  it('accepts a line of exactly maxLineBytes across segments, CRLF included, and refuses one byte more', () => {
+    const max = 2 * MiB + 7;
+    const exact = 'x'.repeat(max);
+    expect(frameReads(`${exact}\r\nok\n`, 65_536, max)).toEqual({
+      lines: [exact, 'ok'],
+      tooLong: false,
+    });
+    expect(frameReads(`${exact}\r`, 65_536, max)).toEqual({ lines: [exact], tooLong: false });
+    expect(frameReads(`${exact}y\nok\n`, 65_536, max)).toEqual({ lines: [], tooLong: true });
+    expect(frameReads(`ok\n${exact}y`, 65_536, max)).toEqual({ lines: ['ok'], tooLong: true });
+  });
+
+  it('holds a refused line once: it allocates about maxLineBytes, not the double that growing one buffer would', () => {
+    const maxLineBytes = 16 * MiB;
+    const allocate = jest.spyOn(Buffer, 'allocUnsafe');
+    try {
+      const framer = new LineFramer(() => true, { maxLineBytes });
+      const read = Buffer.alloc(65_536, 'x');
+      let written = 0;
+      while (framer.write(read)) written += read.length;
+      expect(framer.tooLong).toBe(true);
+      expect(written).toBe(maxLineBytes);
+      const allocated = allocate.mock.calls.reduce((sum, [size]) => sum + size, 0);
+      expect(allocated).toBeGreaterThanOrEqual(maxLineBytes);
+      expect(allocated).toBeLessThan(maxLineBytes + 2 * MiB);
+    } finally {
+      allocate.mockRestore();
     }
   });
 });

@@ -2,8 +2,13 @@ const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 /** The first size of the buffer that holds a partial line. */
 const INITIAL_PENDING_BYTES = 16 * 1024;
-/** The largest partial-line buffer kept once its line is out. */
-const KEPT_PENDING_BYTES = 1024 * 1024;
+/**
+ * The partial-line buffer grows (by doubling) up to this size and is kept from line to line.
+ * A longer line goes on in segments of this size, copied once into one buffer when it is
+ * complete: growing one buffer to `maxLineBytes` by doubling would leave as much garbage again,
+ * all of it for a line that may end up refused.
+ */
+const SEGMENT_BYTES = 1024 * 1024;
 
 /** Options of a {@link LineFramer}. */
 export interface LineFramerConfig {
@@ -18,13 +23,18 @@ export interface LineFramerConfig {
  * so a multi-byte character split across chunks survives: a line is decoded only once it is
  * complete. The bytes written are only read during `write` (they may live in a reused read
  * buffer): a line within one write is decoded straight from it, and only a partial line is
- * copied, into one buffer of the framer's own that grows up to `maxLineBytes`. Past that,
- * `write` returns false and `tooLong` is set, without buffering the rest.
+ * copied, into the framer's own buffer (then segments of it, for a long line) holding at most
+ * `maxLineBytes`. Past that, `write` returns false and `tooLong` is set, without buffering the
+ * rest.
  */
 export class LineFramer {
   tooLong = false;
+  /** Holds the end of the partial line (all of it, for a line under `SEGMENT_BYTES`). */
   private pending: Buffer | undefined;
   private pendingBytes = 0;
+  /** The full segments before `pending` of a long partial line, oldest first. */
+  private readonly segments: Buffer[] = [];
+  private segmentBytes = 0;
   private readonly maxLineBytes: number;
   private readonly skipBlank: boolean;
 
@@ -72,14 +82,20 @@ export class LineFramer {
 
   /** Frames the partial line held so far, now complete (its `\r` dropped). */
   private emitPending(): boolean {
-    let bytes = this.pendingBytes;
-    if (this.pending![bytes - 1] === CARRIAGE_RETURN) bytes--;
+    const pending = this.pending!;
+    let bytes = this.segmentBytes + this.pendingBytes;
+    // `pending` is never empty while a line is held: a segment is only added to take more bytes.
+    if (pending[this.pendingBytes - 1] === CARRIAGE_RETURN) bytes--;
     if (bytes > this.maxLineBytes) return this.overflow();
-    this.pendingBytes = 0;
-    const held = this.pending!;
-    // A buffer grown for one long line is not kept for the rest of the stream.
-    if (held.length > KEPT_PENDING_BYTES) this.pending = undefined;
-    return this.emit(held, 0, bytes);
+    if (this.segments.length === 0) {
+      this.pendingBytes = 0;
+      return this.emit(pending, 0, bytes);
+    }
+    this.segments.push(pending.subarray(0, this.pendingBytes));
+    const line = Buffer.concat(this.segments, this.segmentBytes + this.pendingBytes);
+    // The segments of one long line are not kept for the rest of the stream.
+    this.release();
+    return this.emit(line, 0, bytes);
   }
 
   private emit(bytes: Buffer, start: number, end: number): boolean {
@@ -89,28 +105,55 @@ export class LineFramer {
 
   /** Copies `chunk[start, end)` after the partial line held so far. */
   private hold(chunk: Buffer, start: number, end: number): boolean {
-    const length = end - start;
-    const needed = this.pendingBytes + length;
     // One byte of slack: a held line may end with the `\r` of its line ending.
-    if (needed > this.maxLineBytes + 1) return this.overflow();
-    if (!this.pending || needed > this.pending.length) {
-      const size = Math.min(
-        this.maxLineBytes + 1,
-        Math.max(needed, INITIAL_PENDING_BYTES, (this.pending?.length ?? 0) * 2),
-      );
-      const grown = Buffer.allocUnsafe(size);
-      if (this.pendingBytes > 0) this.pending!.copy(grown, 0, 0, this.pendingBytes);
-      this.pending = grown;
+    const room = this.maxLineBytes + 1 - this.segmentBytes - this.pendingBytes;
+    if (end - start > room) return this.overflow();
+    while (start < end) {
+      const copied = chunk.copy(this.bufferFor(end - start), this.pendingBytes, start, end);
+      this.pendingBytes += copied;
+      start += copied;
     }
-    chunk.copy(this.pending, this.pendingBytes, start, end);
-    this.pendingBytes = needed;
     return true;
+  }
+
+  /** `pending`, with room for at least one more byte (for `wanted`, if it can grow that far). */
+  private bufferFor(wanted: number): Buffer {
+    const pending = this.pending;
+    const size = pending?.length ?? 0;
+    if (
+      size - this.pendingBytes >= wanted ||
+      (size === SEGMENT_BYTES && size > this.pendingBytes)
+    ) {
+      return pending!;
+    }
+    const limit = this.maxLineBytes + 1 - this.segmentBytes;
+    if (size < SEGMENT_BYTES) {
+      const needed = this.pendingBytes + wanted;
+      const grown = Buffer.allocUnsafe(
+        Math.min(limit, SEGMENT_BYTES, Math.max(needed, INITIAL_PENDING_BYTES, size * 2)),
+      );
+      if (this.pendingBytes > 0) pending!.copy(grown, 0, 0, this.pendingBytes);
+      this.pending = grown;
+      return grown;
+    }
+    // A full segment: the line goes on in a new one, sized to what the line may still take.
+    this.segments.push(pending!);
+    this.segmentBytes += size;
+    this.pendingBytes = 0;
+    this.pending = Buffer.allocUnsafe(Math.min(limit - size, SEGMENT_BYTES));
+    return this.pending;
   }
 
   private overflow(): false {
     this.tooLong = true;
+    this.release();
+    return false;
+  }
+
+  private release(): void {
     this.pending = undefined;
     this.pendingBytes = 0;
-    return false;
+    this.segments.length = 0;
+    this.segmentBytes = 0;
   }
 }
