@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { watchResource } from '../src/watch.js';
 import type { WatchEvent } from '../src/types.js';
 import { RawServer, collect, line, rawPod, streamChunks } from './support/rawServer.js';
+import { sleep } from './support/wait.js';
 
 const pods = { group: '', apiVersion: 'v1', plural: 'pods' };
 const types = (events: WatchEvent[]) =>
   events.map((e) => (e.type === 'ERROR' ? `ERROR:${e.error.errorType}` : e.type));
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+// Floods (endless error bodies, lines far over maxLineBytes) and lying encodings are in
+// spec/hostile/, run on both paths.
 describe('watchResource against broken and hostile servers', () => {
   let raw: RawServer;
   beforeAll(async () => {
@@ -29,20 +31,6 @@ describe('watchResource against broken and hostile servers', () => {
     const events = await run();
     expect(types(events)).toEqual(['ERROR:SYSTEM_ERROR']);
     expect(events[0]).toMatchObject({ error: { statusCode: 502 } });
-  });
-
-  it('an error body that never ends is read only up to a bound', async () => {
-    raw.handler = (_req, res) => {
-      res.writeHead(500, { 'content-type': 'text/plain' });
-      const block = 'x'.repeat(64 * 1024);
-      const pump = () => {
-        while (!res.destroyed && res.write(block));
-        if (!res.destroyed) res.once('drain', pump);
-      };
-      pump();
-    };
-    const events = await run();
-    expect(types(events)).toEqual(['ERROR:SYSTEM_ERROR']);
   });
 
   it('garbage, null, numbers, arrays, strings and unknown types are skipped; events around them survive', async () => {
@@ -103,29 +91,6 @@ describe('watchResource against broken and hostile servers', () => {
     expect(types(await run())).toEqual(['ADDED', 'ADDED']);
   });
 
-  it('a 20 MB line gives PARSE_ERROR, ends the watch, and is never buffered whole', async () => {
-    const block = Buffer.alloc(1024 * 1024, 'x');
-    raw.handler = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write(line('ADDED', rawPod('before', '1')));
-      let sent = 0;
-      const pump = () => {
-        while (!res.destroyed && sent < 20 && res.write(block)) sent++;
-        if (res.destroyed) return;
-        if (sent >= 20) res.end('\n' + line('ADDED', rawPod('after', '2')));
-        else res.once('drain', pump);
-      };
-      pump();
-    };
-    const before = process.memoryUsage().arrayBuffers;
-    let peak = before;
-    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().arrayBuffers)), 2);
-    const events = await run();
-    clearInterval(timer);
-    expect(types(events)).toEqual(['ADDED', 'ERROR:PARSE_ERROR']);
-    expect(peak - before).toBeLessThan(40 * 1024 * 1024);
-  });
-
   it('maxLineBytes bounds lines below the default', async () => {
     raw.handler = streamChunks([
       line('ADDED', rawPod('a', '1')),
@@ -176,15 +141,6 @@ describe('watchResource against broken and hostile servers', () => {
     expect(types(await run())).toEqual(['ADDED', 'ERROR:SYSTEM_ERROR']);
   });
 
-  it('gzip claimed and not sent: lines are skipped, nothing crashes', async () => {
-    raw.handler = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
-      res.end(line('ADDED', rawPod('a', '1')));
-    };
-    const events = await run();
-    expect(events.every((e) => e.type === 'ADDED' || e.type === 'ERROR')).toBe(true);
-  });
-
   it('after a consumer break on a streaming server, the socket is closed', async () => {
     raw.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -205,7 +161,7 @@ describe('watchResource against broken and hostile servers', () => {
     };
     const controller = new AbortController();
     const done = collect(watchResource(raw.kubeConfig(), pods, { signal: controller.signal }));
-    while (raw.openSockets === 0) await wait(2);
+    while (raw.openSockets === 0) await sleep(2);
     controller.abort();
     expect(await done).toEqual([]);
     await raw.waitForNoSockets(250);

@@ -1,7 +1,6 @@
 import net from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { fromWatch } from '../../src/sources/fromWatch.js';
@@ -10,6 +9,7 @@ import { buildKubeConfig } from '../../src/testing/fakeKubeApiServer/kubeConfig.
 import type { Cluster, WatchEvent, WatchOptions } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
 import { RawServer } from '../support/rawServer.js';
+import { until } from '../support/wait.js';
 
 export { pods };
 export const MB = 1024 * 1024;
@@ -231,12 +231,12 @@ export class TcpServer {
     return kubeConfigFor(this.url);
   }
 
-  async waitForNoSockets(timeoutMs = 2000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (this.sockets.size > 0) {
-      if (Date.now() > until) throw new Error(`${this.sockets.size} socket(s) still open`);
-      await sleep(5);
-    }
+  waitForNoSockets(timeoutMs = 2000): Promise<void> {
+    return until(
+      () => this.sockets.size === 0,
+      () => `${this.sockets.size} open socket(s) to close`,
+      timeoutMs,
+    );
   }
 
   async stop(): Promise<void> {

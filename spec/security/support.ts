@@ -1,16 +1,23 @@
 import { inspect } from 'node:util';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { firstValueFrom, ignoreElements, lastValueFrom, toArray, type Observable } from 'rxjs';
+import {
+  catchError,
+  firstValueFrom,
+  ignoreElements,
+  lastValueFrom,
+  of,
+  timeout,
+  toArray,
+  type Observable,
+} from 'rxjs';
 import { mergeWatches } from '../../src/operators/mergeWatches.js';
-import { resumeFromResourceVersion } from '../../src/operators/resumeFromResourceVersion.js';
 import { throwOnWatchError } from '../../src/operators/throwOnWatchError.js';
-import { withBookmarks } from '../../src/operators/withBookmarks.js';
 import { fromList } from '../../src/sources/fromList.js';
 import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import type { Cluster, Logger, WatchOptions } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
 import { pods } from '../../src/sources/resources.js';
+import { resumedWatch } from '../support/resumedPipeline.js';
 
 export { pods };
 
@@ -30,14 +37,15 @@ export function capturingLogger(into: string[]): Logger {
   return { warn: (m) => into.push(`warn ${m}`), debug: (m) => into.push(`debug ${m}`) };
 }
 
+/** What `observable` gave: its values, its error, or 'still running' after `ms` (then unsubscribed). */
 const settle = <T>(observable: Observable<T>, ms: number): Promise<unknown> =>
-  Promise.race([
-    lastValueFrom(observable.pipe(toArray())).then(
-      (values) => values,
-      (error: unknown) => error,
+  lastValueFrom(
+    observable.pipe(
+      toArray(),
+      timeout({ first: ms, with: () => of('still running') }),
+      catchError((error: unknown) => of(error)),
     ),
-    sleep(ms).then(() => 'still running'),
-  ]);
+  );
 
 /**
  * Runs every way kube-rx talks to a cluster against it and returns everything that came out:
@@ -68,14 +76,12 @@ export async function everythingFrom(
   const logLines = fromPodLogs(cluster, { namespace: 'default', name: 'web-1' });
   out.push(visible(await settle(logLines.pipe(ignoreElements()), pipelineMs)));
   const lifecycle: unknown[] = [];
-  const resumed = fromWatch(cluster, pods, watchOptions).pipe(
-    withBookmarks({ idleTimeout: 1000 }),
-    resumeFromResourceVersion({
-      maxRetries: 1,
-      random: () => 0,
-      onLifecycle: (event) => lifecycle.push(event),
-    }),
-  );
+  const resumed = resumedWatch(cluster, pods, watchOptions, {
+    idleTimeout: 1000,
+    maxRetries: 1,
+    random: () => 0,
+    onLifecycle: (event) => lifecycle.push(event),
+  });
   out.push(visible(await settle(resumed, pipelineMs)));
   out.push(
     visible(await settle(mergeWatches({ pods: resumed }, { isolateErrors: true }), pipelineMs)),

@@ -7,6 +7,7 @@ import { WatchError } from '../../src/WatchError.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { RawServer } from '../support/rawServer.js';
+import { until } from '../support/wait.js';
 
 describe('fromList', () => {
   let server: FakeKubeApiServer;
@@ -117,6 +118,57 @@ describe('fromList', () => {
 });
 
 describe('fromList on a raw server', () => {
+  it('a page cut short (Content-Length or chunked) errors with SYSTEM_ERROR instead of waiting forever', async () => {
+    const page = '{"metadata":{"resourceVersion":"1"},"items":[';
+    for (const framing of ['content-length', 'chunked']) {
+      const raw = await RawServer.start((req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(framing === 'content-length' && { 'content-length': String(page.length + 500) }),
+        });
+        res.write(page);
+        setTimeout(() => req.socket.destroy(), 20);
+      });
+      try {
+        const error = await firstValueFrom(fromList(raw.kubeConfig(), pods)).catch(
+          (e: unknown) => e,
+        );
+        expect({ framing, error }).toMatchObject({
+          framing,
+          error: { errorType: 'SYSTEM_ERROR', statusCode: 0, resourcePath: '/api/v1/pods' },
+        });
+      } finally {
+        await raw.stop();
+      }
+    }
+  });
+
+  it('is abortable: unsubscribing, or aborting options.signal, closes the page in flight', async () => {
+    // A page whose head and start arrive, and whose rest never does.
+    const raw = await RawServer.start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"metadata":{"resourceVersion":"1"},"items":[');
+    });
+    try {
+      const subscription = fromList(raw.kubeConfig(), pods).subscribe();
+      await until(() => raw.requests.length === 1, 'the list request');
+      subscription.unsubscribe();
+      await raw.waitForNoSockets(250);
+
+      const controller = new AbortController();
+      const outcome = lastValueFrom(
+        fromList(raw.kubeConfig(), pods, { signal: controller.signal }),
+        { defaultValue: 'completed without a list' },
+      );
+      await until(() => raw.requests.length === 2, 'the second list request');
+      controller.abort();
+      expect(await outcome).toBe('completed without a list');
+      await raw.waitForNoSockets(250);
+    } finally {
+      await raw.stop();
+    }
+  });
+
   it("a proxy's answer without a Status errors with its HTTP status and the Retry-After header", async () => {
     const raw = await RawServer.start((_req, res) => {
       res.writeHead(429, 'Too Many Requests', { 'content-type': 'text/plain', 'retry-after': '4' });

@@ -5,8 +5,7 @@ import { pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { RawServer, streamChunks } from '../support/rawServer.js';
-
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../support/wait.js';
 
 describe('fromPodLogs', () => {
   let server: FakeKubeApiServer;
@@ -24,19 +23,42 @@ describe('fromPodLogs', () => {
     expect(lines).toEqual(['one', 'twö 🚀', '', 'three']);
   });
 
-  it('passes tailLines, container and timestamps as query parameters', async () => {
+  it('passes tailLines, sinceSeconds, container, timestamps and previous as query parameters', async () => {
     await lastValueFrom(
       fromPodLogs(server.kubeConfig(), {
         namespace: 'default',
         name: 'web',
         tailLines: 2,
+        sinceSeconds: 60,
         container: 'main',
         timestamps: true,
+        previous: true,
       }).pipe(toArray()),
     );
     const request = server.requests[server.requests.length - 1];
     expect(request.path).toBe('/api/v1/namespaces/default/pods/web/log');
-    expect(request.query).toMatchObject({ tailLines: '2', container: 'main', timestamps: 'true' });
+    expect(request.query).toEqual({
+      container: 'main',
+      tailLines: '2',
+      sinceSeconds: '60',
+      timestamps: 'true',
+      previous: 'true',
+    });
+  });
+
+  it.each([
+    { tailLines: -1 },
+    { tailLines: 1.5 },
+    { sinceSeconds: Number.NaN },
+    { sinceSeconds: '10' as never },
+  ])('refuses %p with BAD_REQUEST before sending anything', async (bad) => {
+    const before = server.requests.length;
+    await expect(
+      firstValueFrom(
+        fromPodLogs(server.kubeConfig(), { namespace: 'default', name: 'web', ...bad }),
+      ),
+    ).rejects.toMatchObject({ errorType: 'BAD_REQUEST', statusCode: 400 });
+    expect(server.requests.length).toBe(before);
   });
 
   it('follows new lines until the server ends the stream', async () => {
@@ -49,10 +71,10 @@ describe('fromPodLogs', () => {
       }).pipe(toArray()),
     );
     await server.waitForConnections(1);
-    await wait(30);
+    await sleep(30);
     server.appendLog('default', 'web', 'live-1');
     server.appendLog('default', 'web', 'live-2');
-    await wait(30);
+    await sleep(30);
     server.endLogs('default', 'web');
     expect(await follow).toEqual(['live-1', 'live-2']);
   });

@@ -9,8 +9,8 @@ import { watchResource } from '../../src/watch.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { RawServer, collect, line, rawPod, streamChunks } from '../support/rawServer.js';
+import { sleep } from '../support/wait.js';
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const names = (events: WatchEvent[]) =>
   events.map((e) =>
     e.type === 'ERROR' ? `ERROR:${e.error.errorType}` : (e.object.metadata?.name ?? ''),
@@ -87,6 +87,28 @@ describe('the streaming transport', () => {
     expect(raw.requests[0].headers.authorization).toBe('Bearer custom-token');
   });
 
+  it('through node-fetch too, a body cut short (Content-Length or chunked) is a SYSTEM_ERROR after the complete events', async () => {
+    const event = line('ADDED', rawPod('a', '1'));
+    for (const framing of ['content-length', 'chunked']) {
+      raw.handler = (req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(framing === 'content-length' && { 'content-length': String(event.length + 500) }),
+        });
+        res.write(event + '{"type":"ADDED","obj');
+        setTimeout(() => req.socket.destroy(), 20);
+      };
+      const proxied = connection(raw, { agent: new (class extends http.Agent {})() });
+      const viaGenerator = await collect(watchResource(proxied, pods));
+      const viaObservable = await lastValueFrom(fromWatch(proxied, pods).pipe(toArray()));
+      for (const events of [viaGenerator, viaObservable])
+        expect({ framing, events: names(events) }).toEqual({
+          framing,
+          events: ['a', 'ERROR:SYSTEM_ERROR'],
+        });
+    }
+  });
+
   it('hands other node-fetch options, and credentials in the URL, to node-fetch', async () => {
     raw.handler = answer;
     const withOptions = connection(raw, { agent: new http.Agent(), size: 0 });
@@ -128,6 +150,28 @@ describe('the streaming transport', () => {
     }
   });
 
+  it('sends nothing when the signal aborts after the credentials are resolved, before the request goes out', async () => {
+    raw.handler = answer;
+    for (const watch of ['watchResource', 'fromWatch']) {
+      const controller = new AbortController();
+      // Reading the credentials is the last step before sending: the abort lands in between.
+      const headers = {
+        get authorization() {
+          controller.abort();
+          return 'Bearer late-abort';
+        },
+      };
+      const cluster = connection(raw, { agent: new http.Agent(), headers });
+      const options = { signal: controller.signal };
+      const events =
+        watch === 'watchResource'
+          ? await collect(watchResource(cluster, pods, options))
+          : await lastValueFrom(fromWatch(cluster, pods, options).pipe(toArray()));
+      expect({ watch, events }).toEqual({ watch, events: [] });
+    }
+    expect(raw.requests).toEqual([]);
+  });
+
   it('stops reading while a watchResource consumer is not pulling, and loses nothing after', async () => {
     const total = 30_000;
     const padding = 'x'.repeat(2000);
@@ -151,7 +195,7 @@ describe('the streaming transport', () => {
     for await (const event of watchResource(raw.kubeConfig(), pods)) {
       if (event.type === 'ERROR') throw event.error;
       if (seen.length === 0) {
-        await wait(500);
+        await sleep(500);
         writtenWhileStalled = written;
       }
       seen.push(event.resourceVersion!);
@@ -177,7 +221,7 @@ describe('the streaming transport', () => {
       for await (const event of watch) {
         if (event.type === 'ERROR') throw event.error;
         // Stalls long enough for the queue to fill and the socket to be paused, twice.
-        if (seen.length === 0 || seen.length === 1500) await wait(300);
+        if (seen.length === 0 || seen.length === 1500) await sleep(300);
         seen.push(event.object.metadata!.name!);
       }
       expect(seen.length).toBe(3000);

@@ -9,7 +9,7 @@ import type {
   V1Service,
 } from '@kubernetes/client-node';
 import type { KubernetesObject, ResourceRef } from '../types.js';
-import { assertSegment } from './resourcePath.js';
+import { resourcePath } from './resourcePath.js';
 
 /**
  * A typed {@link ResourceRef} from `group/version` (or `version` for the core group) and a
@@ -25,13 +25,19 @@ export function resource<T = KubernetesObject>(
   plural: string,
 ): ResourceRef<T> {
   const slash = groupVersion.lastIndexOf('/');
-  const group = slash === -1 ? '' : groupVersion.slice(0, slash);
-  const apiVersion = slash === -1 ? groupVersion : groupVersion.slice(slash + 1);
-  const where = `/${group === '' ? 'api' : `apis/${group}`}/${apiVersion}/${plural}`;
-  if (group !== '') assertSegment('group', group, encodeURI(where));
-  assertSegment('apiVersion', apiVersion, encodeURI(where));
-  assertSegment('plural', plural, encodeURI(where));
-  return Object.freeze({ group, apiVersion, plural });
+  const ref: ResourceRef<T> = {
+    group: slash === -1 ? '' : groupVersion.slice(0, slash),
+    apiVersion: slash === -1 ? groupVersion : groupVersion.slice(slash + 1),
+    plural,
+  };
+  // Validates every segment, as each request will: the same BAD_REQUEST, thrown now.
+  resourcePath(ref);
+  return Object.freeze(ref);
+}
+
+/** The `apiVersion` of a resource's objects: `group/version`, or `version` for the core group. */
+export function apiVersionOf(resource: ResourceRef<unknown>): string {
+  return resource.group === '' ? resource.apiVersion : `${resource.group}/${resource.apiVersion}`;
 }
 
 /** Pods (`/api/v1/pods`), typed `V1Pod`. @example fromWatch(kc, pods) */

@@ -39,7 +39,6 @@ export function streamResponse(
       if (controller.signal.aborted) return opened.ok && opened.body.release();
       if (!opened.ok) return handlers.failed(opened.error);
       body = opened.body;
-      if (subscriber.closed) return body.release();
       body.start({
         bytes: (buffer, start, end) => !subscriber.closed && handlers.bytes(buffer, start, end),
         end: () => handlers.end(),

@@ -23,7 +23,7 @@ export interface WatchLineDecoderConfig {
  */
 export class WatchLineDecoder<T> {
   /** True once the stream must end: a line too long, or a bad line in strict mode. */
-  done = false;
+  private done = false;
   private readonly framer: LineFramer;
   private readonly resourcePath: string;
   private readonly strict: boolean;

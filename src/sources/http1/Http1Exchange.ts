@@ -26,6 +26,8 @@ export function http1Stream(
   request: PreparedRequest,
   signal: AbortSignal,
 ): Promise<StreamOpenResult> {
+  // An abort that came before the exchange listens for one: nothing is sent.
+  if (signal.aborted) return Promise.resolve(aborted(request.resourcePath));
   let target: URL;
   let head: string;
   try {
