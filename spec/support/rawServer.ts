@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { buildKubeConfig } from '../../src/testing/fakeKubeApiServer/kubeConfig.js';
+import { until } from './wait.js';
 
 /** One request as the raw server saw it. */
 export interface SeenRequest {
@@ -56,12 +57,12 @@ export class RawServer {
   }
 
   /** Resolves once no socket is open, or rejects after `timeoutMs`. */
-  async waitForNoSockets(timeoutMs = 1000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (this.sockets.size > 0) {
-      if (Date.now() > until) throw new Error(`${this.sockets.size} socket(s) still open`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+  waitForNoSockets(timeoutMs = 1000): Promise<void> {
+    return until(
+      () => this.sockets.size === 0,
+      () => `${this.sockets.size} open socket(s) to close`,
+      timeoutMs,
+    );
   }
 
   /** A KubeConfig for this server with a bearer token (client-node wants skipTLSVerify for http). */

@@ -123,6 +123,7 @@ describe('FakeKubeApiServer faults', () => {
     server.faults.delayHeaders(5000);
     const w = watch(server, '/api/v1/pods');
     await server.waitForRequests(1);
+    expect(server.requests[0].status).toBe(0);
     w.close();
     await server.waitForConnections(0);
     expect(server.openWatches).toBe(0);
@@ -162,6 +163,36 @@ describe('FakeKubeApiServer faults', () => {
     );
     expect(await w.ended).toEqual({ complete: false });
     expect(w.events.map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'ADDED', 'BOOKMARK']);
+  });
+
+  it('consumes each kind of fault in the order it was armed, fail() by the first that matches', async () => {
+    server.faults.dropAfter(1);
+    server.faults.dropAfter(2);
+    for (const lines of [1, 2]) {
+      const w = watch(server, '/api/v1/pods');
+      expect(await w.ended).toEqual({ complete: false });
+      expect(w.lines).toHaveLength(lines);
+    }
+    server.faults.fail(500, { match: 'watch' });
+    server.faults.fail(503);
+    server.faults.fail(502);
+    expect((await get(server, '/api/v1/pods')).status).toBe(503);
+    expect((await get(server, '/api/v1/pods?watch=true')).status).toBe(500);
+    expect((await get(server, '/api/v1/pods')).status).toBe(502);
+  });
+
+  it('a stalled watch cut by expireHistory gets what waited, then the 410 ERROR', async () => {
+    server.faults.stall(5000);
+    const w = watch(server, '/api/v1/pods');
+    await w.responded;
+    server.expireHistory();
+    expect(await w.ended).toEqual({ complete: true });
+    expect(w.events.map((e) => `${e.type} ${e.object.metadata?.name ?? e.object.code}`)).toEqual([
+      'ADDED c',
+      'ADDED b',
+      'ADDED a',
+      'ERROR 410',
+    ]);
   });
 
   it('faults of different kinds combine on one connection', async () => {

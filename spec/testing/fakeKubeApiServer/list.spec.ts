@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
-import { deployments, pods } from '../../../src/sources/resources.js';
+import { deployments, pods, resource } from '../../../src/sources/resources.js';
+import type { KubernetesObject } from '../../../src/types.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../../src/testing/marbles/builders.js';
 import { get } from './client.js';
@@ -60,6 +61,32 @@ describe('FakeKubeApiServer list', () => {
       apiVersion: 'example.com/v1alpha1',
       items: [],
     });
+  });
+
+  it('names a custom resource List after the kind its first object gives', async () => {
+    const crontabs = resource('stable.example.com/v1', 'crontabs');
+    server.create(crontabs, {
+      kind: 'CronTab',
+      metadata: { name: 'nightly', namespace: 'default' },
+    });
+    server.create(crontabs, { metadata: { name: 'weekly', namespace: 'default' } });
+    const reply = await get(server, '/apis/stable.example.com/v1/crontabs');
+    expect(reply.json).toMatchObject({ kind: 'CronTabList', apiVersion: 'stable.example.com/v1' });
+    expect(reply.json.items.map((o: KubernetesObject) => o.kind)).toEqual(['CronTab', 'CronTab']);
+  });
+
+  it('pages a selected list with continue tokens and no remainingItemCount', async () => {
+    for (const name of ['a', 'b', 'c', 'd', 'e']) {
+      const labels = { keep: name === 'b' ? 'no' : 'yes' };
+      server.create(pods, pod(name, '0', { metadata: { labels } }));
+    }
+    const pages = await listAll(server, '/api/v1/pods?labelSelector=keep%3Dyes', 2);
+    expect(pages.map((p) => p.items.map((i: V1Pod) => i.metadata?.name))).toEqual([
+      ['a', 'c'],
+      ['d', 'e'],
+    ]);
+    expect(pages[0].metadata.continue).toEqual(expect.any(String));
+    expect(pages.map((p) => p.metadata.remainingItemCount)).toEqual([undefined, undefined]);
   });
 
   it.each([1, 2, 1500])('pages %i objects with limit 500 and remainingItemCount', async (n) => {

@@ -127,6 +127,9 @@ describe('FakeKubeApiServer records', () => {
       expect(server.requests.length).toBeLessThanOrEqual(10);
       expect(server.requests.at(-1)?.query.limit).toBe('25');
       expect(server.connectionLog.length).toBeLessThanOrEqual(10);
+      // waitForRequests counts every request, not the ones still kept.
+      await server.waitForRequests(25, 500);
+      await expect(server.waitForRequests(26, 50)).rejects.toThrow(/25 requests, waiting for 26/);
     } finally {
       await server.stop();
     }

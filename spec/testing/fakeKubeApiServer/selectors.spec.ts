@@ -126,6 +126,29 @@ describe('selectors over HTTP', () => {
     w.close();
   });
 
+  it('applies the namespace and selector to initial events, sendInitialEvents and the replay', async () => {
+    const before = server.resourceVersion;
+    // Objects left out come both first and last, whether the order is newest or oldest first.
+    server.create(pods, pod('y', '0', { metadata: { namespace: 'sel', labels: { app: 'db' } } }));
+    server.create(pods, pod('x', '0', { metadata: { namespace: 'sel', labels: { app: 'web' } } }));
+    server.create(pods, pod('w', '0', { metadata: { namespace: 'sel', labels: { app: 'db' } } }));
+    server.create(pods, pod('z', '0', { metadata: { labels: { app: 'web' } } }));
+    const path = '/api/v1/namespaces/sel/pods?labelSelector=app%3Dweb';
+    const names = async (query: string): Promise<string[]> => {
+      const w = watch(server, path + query);
+      const events = await w.waitForEvents(query.includes('sendInitialEvents') ? 2 : 1);
+      w.close();
+      return events.map((e) => `${e.type} ${e.object.metadata.name ?? '-'}`);
+    };
+    expect(await names('')).toEqual(['ADDED x']);
+    expect(
+      await names(
+        '&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+      ),
+    ).toEqual(['ADDED x', 'BOOKMARK -']);
+    expect(await names(`&resourceVersion=${before}`)).toEqual(['ADDED x']);
+  });
+
   it('answers 400 Status for a bad selector', async () => {
     for (const query of ['labelSelector=app%20in%20(', 'fieldSelector=spec.foo%3Dbar']) {
       const reply = await get(server, `/api/v1/pods?${query}`);

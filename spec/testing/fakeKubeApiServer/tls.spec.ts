@@ -48,6 +48,7 @@ describe('FakeKubeApiServer over HTTPS', () => {
       clientCertValid: true,
       status: 200,
     });
+    expect(server.requests.at(-1)?.connectionId).toBeGreaterThan(0);
     expect((await get(server, '/api/v1/pods', { token: null })).status).toBe(401);
   });
 

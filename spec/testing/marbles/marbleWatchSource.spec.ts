@@ -55,6 +55,39 @@ describe('marbleWatchSource', () => {
     }),
   );
 
+  it(
+    'hands a connection or list given as a function its options and index; afterLast serves the rest',
+    marbles((m) => {
+      const a = added(pod('a', '5'));
+      const l = listOf([], '5');
+      const seen: string[] = [];
+      const source = marbleWatchSource({
+        connections: [
+          m.cold('a|', { a }),
+          (options, index) => {
+            seen.push(`watch #${index} from ${options.resourceVersion}`);
+            return m.cold('|');
+          },
+        ],
+        lists: [
+          (options, index) => {
+            seen.push(`list #${index} limit ${options.limit}`);
+            return m.cold('(l|)', { l });
+          },
+        ],
+        afterLast: m.cold('x|', { x: expired() }),
+      });
+      m.expect(source).toBeObservable('a|', { a });
+      m.expect(source.withOptions({ resourceVersion: '5' })).toBeObservable('|');
+      m.expect(source.list({ limit: 7 })).toBeObservable('(l|)', { l });
+      m.expect(source).toBeObservable('x|', { x: expired() });
+      m.expect(source).toBeObservable('x|', { x: expired() });
+      m.flush();
+      expect(seen).toEqual(['watch #1 from 5', 'list #0 limit 7']);
+      expect(source.connections).toHaveLength(4);
+    }),
+  );
+
   it('builds the events a server sends', () => {
     expect(bookmark('9', { initialEventsEnd: true })).toMatchObject({
       type: 'BOOKMARK',

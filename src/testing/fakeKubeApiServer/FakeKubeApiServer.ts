@@ -46,6 +46,8 @@ export class FakeKubeApiServer {
   readonly faults: FakeServerFaults;
 
   private readonly ctx: ServerContext;
+  /** Every request ever, unlike `requests`, which keeps at most `recordLimit`. */
+  private requestsArrived = 0;
   private readonly injector = new FaultInjector();
   private readonly listener: HttpListener;
   private readonly waiters = new Waiters();
@@ -74,7 +76,10 @@ export class FakeKubeApiServer {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
       keepAlive: options.keepAlive ?? true,
       connectionId: (req) => this.listener.connectionIdOf(req),
-      notify: () => this.waiters.notify(),
+      requestArrived: () => {
+        this.requestsArrived++;
+        this.waiters.notify();
+      },
     };
     this.listener = new HttpListener(
       tls,
@@ -231,7 +236,6 @@ export class FakeKubeApiServer {
    */
   expireHistory(): void {
     const objects = this.ctx.objects;
-    objects.rv++;
     objects.expire();
     for (const watch of [...this.ctx.watches]) watch.expire(objects.rv);
   }
@@ -291,9 +295,9 @@ export class FakeKubeApiServer {
    */
   waitForRequests(n: number, timeoutMs = 5000): Promise<void> {
     return this.waiters.until(
-      () => this.requests.length >= n,
+      () => this.requestsArrived >= n,
       timeoutMs,
-      () => `${this.requests.length} requests, waiting for ${n}`,
+      () => `${this.requestsArrived} requests, waiting for ${n}`,
     );
   }
 

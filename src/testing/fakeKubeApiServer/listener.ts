@@ -31,7 +31,7 @@ export class HttpListener {
 
   /** The id of the connection a request came on (0 if unknown). */
   connectionIdOf(req: IncomingMessage): number {
-    return this.ids.get(req.socket) ?? this.idsByPort.get(req.socket.remotePort ?? -1) ?? 0;
+    return this.ids.get(req.socket) ?? 0;
   }
 
   /** Listens on 127.0.0.1:`port` (retrying briefly while the port is still taken); the port. */

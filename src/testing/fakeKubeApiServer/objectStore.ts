@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { apiVersionOf } from '../../sources/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { History } from './history.js';
 import { kindForPlural } from './kinds.js';
@@ -63,7 +64,7 @@ export class ResourceStore {
 
   constructor(id: ResourceRef<unknown>, historySize: number, floor: number) {
     this.kind = kindForPlural(id.plural);
-    this.apiVersion = id.group === '' ? id.apiVersion : `${id.group}/${id.apiVersion}`;
+    this.apiVersion = apiVersionOf(id);
     this.history = new History(historySize);
     this.floor = floor;
   }
@@ -183,9 +184,7 @@ export class ObjectStore {
     const key = objectKey(namespace, name);
     const prev = store.objects.get(key);
     if (prev === undefined) return undefined;
-    const obj = clone(prev.obj);
-    this.rv++;
-    obj.metadata = { ...obj.metadata, resourceVersion: String(this.rv) };
+    const obj = this.stamp(store, prev.obj);
     const entry = toEntry(obj, this.rv);
     store.record({ type: 'DELETED', rv: this.rv, key, entry, prev });
     return clone(obj);
@@ -212,8 +211,9 @@ export class ObjectStore {
     return out;
   }
 
-  /** Compacts: every version older than the current one is gone. */
+  /** Compacts like etcd: the version advances by one and every version handed out before is gone. */
   expire(): void {
+    this.rv++;
     this.compacted = this.rv;
     for (const store of this.resources.values()) store.expire(this.rv);
   }

@@ -31,8 +31,8 @@ export interface ServerContext {
   readonly bookmarkIntervalMs: number;
   readonly keepAlive: boolean;
   connectionId(req: IncomingMessage): number;
-  /** Wakes the waiters of `waitForRequests`. */
-  notify(): void;
+  /** Counts a request (`requests` is trimmed at `recordLimit`) and wakes `waitForRequests`. */
+  requestArrived(): void;
 }
 
 /** Query parameters; the first value wins when one is repeated, as `url.Values.Get` does. */
@@ -73,7 +73,7 @@ export function handleRequest(ctx: ServerContext, req: IncomingMessage, res: Ser
     return writeHead(...args);
   };
   appendBounded(ctx.requests, record, ctx.recordLimit);
-  ctx.notify();
+  ctx.requestArrived();
 
   const delay = ctx.faults.takeDelay();
   if (delay === undefined) {

@@ -66,15 +66,24 @@ function pem(label: string, der: Buffer): string {
 
 type Profile = 'ca' | 'server' | 'client';
 
+/** The subject key identifier of a public key: the SHA-1 of its DER SubjectPublicKeyInfo. */
+function keyIdOf(spki: Buffer): Buffer {
+  return createHash('sha1').update(spki).digest();
+}
+
+function spkiOf(publicKey: KeyObject): Buffer {
+  return publicKey.export({ type: 'spki', format: 'der' });
+}
+
+/** A DER certificate for `subject` and `publicKey`, signed by `issuer` (the CA signs itself). */
 function certificate(
   subject: Subject,
   publicKey: KeyObject,
   profile: Profile,
-  issuer: Issuer | undefined,
-): { der: Buffer; keyId: Buffer; name: Buffer } {
-  const spki = publicKey.export({ type: 'spki', format: 'der' });
-  const keyId = createHash('sha1').update(spki).digest();
-  const subjectName = name(subject);
+  issuer: Issuer,
+): Buffer {
+  const spki = spkiOf(publicKey);
+  const keyId = keyIdOf(spki);
   const now = Date.now();
   const serial = randomBytes(16);
   serial[0] = (serial[0] & 0x7f) | 0x01;
@@ -82,10 +91,8 @@ function certificate(
     extension('2.5.29.19', true, profile === 'ca' ? sequence(boolean(true)) : sequence()),
     extension('2.5.29.15', true, namedBits(profile === 'ca' ? [0, 5, 6] : [0])),
     extension('2.5.29.14', false, octetString(keyId)),
+    extension('2.5.29.35', false, sequence(tlv(0x80, issuer.keyId))),
   ];
-  if (issuer !== undefined) {
-    extensions.push(extension('2.5.29.35', false, sequence(tlv(0x80, issuer.keyId))));
-  }
   if (profile === 'server') {
     extensions.push(extension('2.5.29.37', false, sequence(oid('1.3.6.1.5.5.7.3.1'))));
     const san = sequence(
@@ -101,16 +108,14 @@ function certificate(
     explicit(0, integer(2)),
     integer(serial),
     ECDSA_WITH_SHA256,
-    issuer?.name ?? subjectName,
+    issuer.name,
     sequence(time(new Date(now - 3_600_000)), time(new Date(now + 365 * 86_400_000))),
-    subjectName,
+    name(subject),
     spki,
     explicit(3, sequence(...extensions)),
   );
-  const signingKey = issuer?.key;
-  if (signingKey === undefined) throw new Error('a certificate needs a signing key');
-  const signature = sign('sha256', tbs, signingKey);
-  return { der: sequence(tbs, ECDSA_WITH_SHA256, bitString(signature)), keyId, name: subjectName };
+  const signature = sign('sha256', tbs, issuer.key);
+  return sequence(tbs, ECDSA_WITH_SHA256, bitString(signature));
 }
 
 function keyPair(): { publicKey: KeyObject; privateKey: KeyObject } {
@@ -123,29 +128,26 @@ function keyPem(key: KeyObject): string {
 
 /** Makes a CA and the certificates it signs (a few milliseconds). */
 export function makeTlsMaterial(withClient: boolean): TlsMaterial {
+  const caSubject = { cn: 'kube-rx-fake-ca' };
   const caKeys = keyPair();
-  const caName = name({ cn: 'kube-rx-fake-ca' });
-  const selfIssuer: Issuer = {
-    name: caName,
+  const issuer: Issuer = {
+    name: name(caSubject),
     key: caKeys.privateKey,
-    keyId: createHash('sha1')
-      .update(caKeys.publicKey.export({ type: 'spki', format: 'der' }))
-      .digest(),
+    keyId: keyIdOf(spkiOf(caKeys.publicKey)),
   };
-  const ca = certificate({ cn: 'kube-rx-fake-ca' }, caKeys.publicKey, 'ca', selfIssuer);
-  const issuer: Issuer = { name: ca.name, key: caKeys.privateKey, keyId: ca.keyId };
+  const ca = certificate(caSubject, caKeys.publicKey, 'ca', issuer);
 
   const serverKeys = keyPair();
   const server = certificate({ cn: 'kube-apiserver' }, serverKeys.publicKey, 'server', issuer);
   const material: TlsMaterial = {
-    caPem: pem('CERTIFICATE', ca.der),
-    server: { cert: pem('CERTIFICATE', server.der), key: keyPem(serverKeys.privateKey) },
+    caPem: pem('CERTIFICATE', ca),
+    server: { cert: pem('CERTIFICATE', server), key: keyPem(serverKeys.privateKey) },
   };
   if (withClient) {
     const clientKeys = keyPair();
     const subject = { cn: 'kube-rx-test', o: 'system:masters' };
     const client = certificate(subject, clientKeys.publicKey, 'client', issuer);
-    material.client = { cert: pem('CERTIFICATE', client.der), key: keyPem(clientKeys.privateKey) };
+    material.client = { cert: pem('CERTIFICATE', client), key: keyPem(clientKeys.privateKey) };
   }
   return material;
 }

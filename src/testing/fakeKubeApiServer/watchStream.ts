@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { INITIAL_EVENTS_END_ANNOTATION } from '../../operators/internal/events.js';
+import { bookmark } from '../marbles/builders.js';
 import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './objectStore.js';
 import type { CollectionQuery } from './query.js';
 import type { ObjectMatcher } from './selectors.js';
@@ -153,14 +153,9 @@ export class WatchConnection {
   }
 
   private bookmarkLine(rv: number, initialEventsEnd: boolean): string {
-    const annotations = initialEventsEnd
-      ? `,"annotations":{"${INITIAL_EVENTS_END_ANNOTATION}":"true"}`
-      : '';
-    return line(
-      'BOOKMARK',
-      `{"kind":${JSON.stringify(this.store.kind)},"apiVersion":${JSON.stringify(this.store.apiVersion)},` +
-        `"metadata":{"resourceVersion":"${rv}"${annotations}}}`,
-    );
+    const { kind, apiVersion } = this.store;
+    const { object } = bookmark(`${rv}`, { initialEventsEnd, kind, apiVersion });
+    return line('BOOKMARK', JSON.stringify(object));
   }
 
   private readonly onEvent = (e: StoredEvent): void => {

@@ -180,9 +180,9 @@ export function watchError(
     errorType?: WatchError['errorType'];
   } = {},
 ): WatchError {
-  const { resourcePath = '/api/v1/pods', errorType = undefined, ...rest } = extra;
+  const { resourcePath = '/api/v1/pods', errorType = errorTypeFor(statusCode), ...rest } = extra;
   return new WatchError(message, {
-    errorType: errorType ?? errorTypeFor(statusCode),
+    errorType,
     statusCode,
     resourcePath,
     ...definedOptions(rest),

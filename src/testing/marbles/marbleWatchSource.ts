@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import { NEVER, defer } from 'rxjs';
+import { pods } from '../../sources/resources.js';
 import { createWatchSource, type WatchSource } from '../../sources/WatchSource.js';
 import type {
   ClusterConnection,
@@ -70,7 +71,7 @@ export function marbleWatchSource<T = KubernetesObject>(
     connections = [],
     lists = [],
     options = {},
-    resource = { group: '', apiVersion: 'v1', plural: 'pods' } as ResourceRef<T>,
+    resource = pods as ResourceRef<T>,
     afterLast = NEVER,
   } = config;
   const connectionLog: WatchOptions[] = [];
