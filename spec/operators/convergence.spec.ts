@@ -8,18 +8,13 @@
 // them (timing is real, so a replay is close to, not exactly, the same run). Every assertion
 // carries the seed in its diff.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { V1Pod } from '@kubernetes/client-node';
-import { fromWatch } from '../../src/sources/fromWatch.js';
-import { withBookmarks } from '../../src/operators/withBookmarks.js';
-import { resumeFromResourceVersion } from '../../src/operators/resumeFromResourceVersion.js';
+import { pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
-import type { KubernetesObject, ResourceRef, WatchEvent } from '../../src/types.js';
-import { PipelineRecording, keyOfEvent } from '../support/resumedPipeline.js';
+import type { KubernetesObject, WatchEvent } from '../../src/types.js';
+import { PipelineRecording, keyOfEvent, resumedWatch } from '../support/resumedPipeline.js';
 import { sleep, until } from '../support/wait.js';
 import { Dice, mulberry32, seedFromEnv } from '../support/seededRandom.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
 
 const OPERATIONS = 1000;
 const NAMESPACES = ['alpha', 'beta', 'gamma'];
@@ -179,14 +174,17 @@ describe('resumeFromResourceVersion: convergence under chaos', () => {
       const rec = (recording = new PipelineRecording());
       rec.subscribe(
         // timeoutSeconds: 1 makes the server end watches on its own too.
-        fromWatch<KubernetesObject>(s.kubeConfig(), pods, { timeoutSeconds: 1 }).pipe(
-          withBookmarks({ idleTimeout: IDLE_TIMEOUT }),
-          resumeFromResourceVersion({
+        resumedWatch<KubernetesObject>(
+          s.kubeConfig(),
+          pods,
+          { timeoutSeconds: 1 },
+          {
+            idleTimeout: IDLE_TIMEOUT,
             // Short backoffs (under 0.5% of each cap: 150 ms at most), drawn from the seed.
             random: () => jitter() * 0.005,
             initialState,
             onLifecycle: rec.onLifecycle,
-          }),
+          },
         ),
       );
 

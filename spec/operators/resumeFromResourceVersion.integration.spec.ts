@@ -6,29 +6,16 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig, type V1ConfigMap, type V1Pod } from '@kubernetes/client-node';
-import { fromWatch } from '../../src/sources/fromWatch.js';
-import { withBookmarks } from '../../src/operators/withBookmarks.js';
-import {
-  resumeFromResourceVersion,
-  type ResumeConfig,
-} from '../../src/operators/resumeFromResourceVersion.js';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { ResumeConfig } from '../../src/operators/resumeFromResourceVersion.js';
+import { configmaps, pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { FakeKubeApiServerOptions } from '../../src/testing/fakeKubeApiServer/types.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { WatchError } from '../../src/WatchError.js';
-import type {
-  Cluster,
-  KubernetesObject,
-  ResourceRef,
-  WatchEvent,
-  WatchOptions,
-} from '../../src/types.js';
-import { PipelineRecording } from '../support/resumedPipeline.js';
+import type { Cluster, KubernetesObject, WatchEvent, WatchOptions } from '../../src/types.js';
+import { PipelineRecording, resumedWatch } from '../support/resumedPipeline.js';
 import { sleep, until } from '../support/wait.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
-const configMaps: ResourceRef<V1ConfigMap> = { group: '', apiVersion: 'v1', plural: 'configmaps' };
 
 /** Backoffs of a few ms, for the specs that are not about backoff. */
 const quick = (): number => 0.01;
@@ -65,10 +52,12 @@ function resumed(
   const rec = new PipelineRecording();
   recording = rec;
   return rec.subscribe(
-    fromWatch<KubernetesObject>(cluster, pods, source).pipe(
-      withBookmarks({ idleTimeout }),
-      resumeFromResourceVersion({ random: quick, ...resume, onLifecycle: rec.onLifecycle }),
-    ),
+    resumedWatch<KubernetesObject>(cluster, pods, source, {
+      idleTimeout,
+      random: quick,
+      ...resume,
+      onLifecycle: rec.onLifecycle,
+    }),
   );
 }
 
@@ -149,8 +138,8 @@ describe('resumeFromResourceVersion over HTTP: the server closes the watch', () 
     await delivered(rec, 'BOOKMARK @1 end');
     await until(() => s.openWatches === 1, 'the first watch');
     // Other resources move the global resourceVersion; the pods watch only sees it in bookmarks.
-    s.create(configMaps, { metadata: { name: 'c1', namespace: 'default' } });
-    s.create(configMaps, { metadata: { name: 'c2', namespace: 'default' } });
+    s.create(configmaps, { metadata: { name: 'c1', namespace: 'default' } });
+    s.create(configmaps, { metadata: { name: 'c2', namespace: 'default' } });
     await delivered(rec, 'BOOKMARK @3');
     await until(() => watchRequests(s).length === 2, 'a reconnect');
     expect(watchRequests(s).map((r) => r.query.resourceVersion)).toEqual(['1', '3']);

@@ -211,6 +211,21 @@ describe('resumeFromResourceVersion: initial state', () => {
       expect(source.lists).toHaveLength(1);
     }),
   );
+
+  it(
+    "treats resourceVersion '' as no version (it is not sent): under 'none' its burst is no cursor",
+    marbles((m) => {
+      const source = marbleWatchSource({
+        options: { resourceVersion: '' },
+        connections: [m.cold('ab|', { a: added(pod('a', '9')), b: added(pod('b', '3')) })],
+        lists: [m.cold('(l|)', { l: listOf([pod('a', '9'), pod('b', '3')], '11') })],
+      });
+      const { timeline } = run(m, source, { initialState: 'none' });
+      expect(timeline[0]).toBe('0 connecting -');
+      expect(source.connections.map((c) => c.resourceVersion)).toEqual([undefined, '11']);
+      expect(source.lists).toHaveLength(1);
+    }),
+  );
 });
 
 describe("resumeFromResourceVersion: initialState 'watch-list'", () => {

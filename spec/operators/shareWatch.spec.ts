@@ -68,6 +68,16 @@ describe('shareWatch', () => {
   );
 
   it(
+    'replays in key order, whatever order the objects came in',
+    marbles((m) => {
+      const values = { a: added(a5), b: added(b6) };
+      const shared = m.cold('-b-a-----|', values).pipe(shareWatch());
+      m.expect(shared).toBeObservable('-b-a-----|', values);
+      m.expect(shared, '----^').toBeObservable('----(ab)-|', values);
+    }),
+  );
+
+  it(
     'replays no bookmark before the initial events have ended, nor any ERROR event',
     marbles((m) => {
       const values = { a: added(a5), x: errorEvent<V1Pod>(500), e: end('7') };

@@ -5,40 +5,14 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
 import { mergeWatches } from '../../src/operators/mergeWatches.js';
-import { resumeFromResourceVersion } from '../../src/operators/resumeFromResourceVersion.js';
 import { toStore, type MergedStore, type Store } from '../../src/operators/toStore.js';
-import { withBookmarks } from '../../src/operators/withBookmarks.js';
-import { fromWatch } from '../../src/sources/fromWatch.js';
+import { deployments, pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import type { Cluster, KubernetesObject, ResourceRef } from '../../src/types.js';
-
-const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
-const deployments: ResourceRef<V1Deployment> = {
-  group: 'apps',
-  apiVersion: 'v1',
-  plural: 'deployments',
-};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean, what: () => string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await sleep(10);
-  }
-}
-
-/** A deterministic PRNG (mulberry32), so a failing run can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { resumedWatch } from '../support/resumedPipeline.js';
+import { mulberry32 } from '../support/seededRandom.js';
+import { sleep, until } from '../support/wait.js';
 
 /** `namespace/name@resourceVersion` of each object, in key order. */
 const versions = (objects: readonly KubernetesObject[]) =>
@@ -48,12 +22,15 @@ const versions = (objects: readonly KubernetesObject[]) =>
 const lifecycle = new Map<string, number>();
 
 function resumed<T>(cluster: Cluster, resource: ResourceRef<T>) {
-  return fromWatch(cluster, resource).pipe(
-    withBookmarks({ idleTimeout: 5000 }),
-    resumeFromResourceVersion({
+  return resumedWatch(
+    cluster,
+    resource,
+    {},
+    {
+      idleTimeout: 5000,
       random: () => 0.01,
       onLifecycle: ({ type }) => lifecycle.set(type, (lifecycle.get(type) ?? 0) + 1),
-    }),
+    },
   );
 }
 
@@ -70,7 +47,7 @@ describe('mergeWatches + toStore against FakeKubeApiServer', () => {
   it('ends equal to the server after 500 random changes with faults', async () => {
     server = await FakeKubeApiServer.start({ historySize: 200, bookmarkIntervalMs: 200 });
     const fake = server;
-    const next = random(42);
+    const next = mulberry32(42);
     for (let i = 0; i < 20; i++) fake.create(pods, pod(`p${i}`, ''));
     for (let i = 0; i < 5; i++) fake.create(deployments, deployment(`d${i}`, ''));
 
@@ -80,10 +57,7 @@ describe('mergeWatches + toStore against FakeKubeApiServer', () => {
     subscription = mergeWatches({ pods: resumed(kc, pods), deployments: resumed(kc, deployments) })
       .pipe(toStore({ sources: ['pods', 'deployments'] }))
       .subscribe({ next: (s) => (store = s), error: (e) => (failure = e) });
-    await until(
-      () => store?.synced === true,
-      () => 'the first sync',
-    );
+    await until(() => store?.synced === true, 'the first sync', 15_000);
 
     const faults = [
       () => fake.faults.dropAfter(2),
@@ -119,6 +93,7 @@ describe('mergeWatches + toStore against FakeKubeApiServer', () => {
         matches(store?.store('deployments'), fake.objects(deployments)),
       () =>
         `the store to match the server; failure: ${String(failure)}, pods: ${versions(store?.store('pods').values() ?? []).length} of ${fake.objects(pods).length}`,
+      15_000,
     );
     expect(failure).toBeUndefined();
     // The faults did hit: connections were lost and history expired under the pipeline.
@@ -131,6 +106,7 @@ describe('mergeWatches + toStore against FakeKubeApiServer', () => {
     await until(
       () => fake.openWatches === 0,
       () => `every watch closed (${fake.openWatches} open)`,
+      15_000,
     );
   }, 60_000);
 });

@@ -19,17 +19,22 @@ type Event = MergedWatchEvent<Objects>;
 
 const tag = (source: keyof Objects, event: WatchEvent<any>) => ({ ...event, source }) as Event;
 
-const names = (store: Store<KubernetesObject>) =>
-  store.values().map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`);
+/** `synced a@5 b@6`: a store's flag and objects. */
+const storeView = (store: Store<KubernetesObject>) =>
+  [
+    ...(store.synced ? ['synced'] : []),
+    ...store.values().map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`),
+  ].join(' ');
 
-/** What a reader can see of a merged store, as plain data a marble can compare. */
-function view(merged: MergedStore<Objects>) {
-  return {
-    synced: merged.synced,
-    sources: merged.sources,
-    pods: [merged.store('pods').synced, ...names(merged.store('pods'))],
-    deployments: [merged.store('deployments').synced, ...names(merged.store('deployments'))],
-  };
+/**
+ * What a reader can see of a merged store, as one line a marble can compare:
+ * `synced [pods,deployments] pods(synced a@5) deployments(web@7)`.
+ */
+function view(merged: MergedStore<Objects>): string {
+  const stores = (['pods', 'deployments'] as const).map(
+    (key) => `${key}(${storeView(merged.store(key))})`,
+  );
+  return `${merged.synced ? 'synced ' : ''}[${merged.sources.join(',')}] ${stores.join(' ')}`;
 }
 
 const values = {
@@ -42,18 +47,8 @@ const values = {
 };
 
 /** The views after `p`, then after `P`, of a stream that starts with them. */
-const afterP: ReturnType<typeof view> = {
-  synced: false,
-  sources: ['pods'],
-  pods: [false, 'a@5'],
-  deployments: [false],
-};
-const afterPP: ReturnType<typeof view> = {
-  synced: true,
-  sources: ['pods'],
-  pods: [true, 'a@5'],
-  deployments: [false],
-};
+const afterP = '[pods] pods(a@5) deployments()';
+const afterPP = 'synced [pods] pods(synced a@5) deployments()';
 
 describe('toStore on a merged stream', () => {
   it(
@@ -64,59 +59,28 @@ describe('toStore on a merged stream', () => {
         1: afterP,
         2: afterPP,
         // A source seen for the first time is awaited again.
-        3: {
-          synced: false,
-          sources: ['pods', 'deployments'],
-          pods: [true, 'a@5'],
-          deployments: [false, 'web@7'],
-        },
-        4: {
-          synced: true,
-          sources: ['pods', 'deployments'],
-          pods: [true, 'a@5'],
-          deployments: [true, 'web@7'],
-        },
-        5: {
-          synced: true,
-          sources: ['pods', 'deployments'],
-          pods: [true, 'a@9'],
-          deployments: [true, 'web@7'],
-        },
+        3: '[pods,deployments] pods(synced a@5) deployments(web@7)',
+        4: 'synced [pods,deployments] pods(synced a@5) deployments(synced web@7)',
+        5: 'synced [pods,deployments] pods(synced a@9) deployments(synced web@7)',
       });
     }),
   );
 
   it(
-    'with config.sources, waits for every declared source, even one that sent nothing',
+    'with config.sources, waits for every declared source, even one that sent nothing, and lists the others after them',
     marbles((m) => {
       const source = m.cold<Event>('-p-P-d-D-|', values);
+      const views = {
+        1: '[deployments,pods] pods(a@5) deployments()',
+        2: '[deployments,pods] pods(synced a@5) deployments()',
+        3: '[deployments,pods] pods(synced a@5) deployments(web@7)',
+        4: 'synced [deployments,pods] pods(synced a@5) deployments(synced web@7)',
+      };
       const declared = source.pipe(toStore({ sources: ['deployments', 'pods'] }), map(view));
-      m.expect(declared).toBeObservable('-1-2-3-4-|', {
-        1: {
-          synced: false,
-          sources: ['deployments', 'pods'],
-          pods: [false, 'a@5'],
-          deployments: [false],
-        },
-        2: {
-          synced: false,
-          sources: ['deployments', 'pods'],
-          pods: [true, 'a@5'],
-          deployments: [false],
-        },
-        3: {
-          synced: false,
-          sources: ['deployments', 'pods'],
-          pods: [true, 'a@5'],
-          deployments: [false, 'web@7'],
-        },
-        4: {
-          synced: true,
-          sources: ['deployments', 'pods'],
-          pods: [true, 'a@5'],
-          deployments: [true, 'web@7'],
-        },
-      });
+      m.expect(declared).toBeObservable('-1-2-3-4-|', views);
+      // A source not declared is known from its first event on, after the declared ones.
+      const some = source.pipe(toStore({ sources: ['deployments'] }), map(view));
+      m.expect(some).toBeObservable('-1-2-3-4-|', views);
     }),
   );
 
@@ -127,27 +91,12 @@ describe('toStore on a merged stream', () => {
       m.expect(source.pipe(toStore(), map(view))).toBeObservable('-1-2-3-|', {
         1: afterP,
         2: afterPP,
-        3: {
-          synced: false,
-          sources: ['pods', 'deployments'],
-          pods: [true, 'a@5'],
-          deployments: [false],
-        },
+        3: '[pods,deployments] pods(synced a@5) deployments()',
       });
       const declared = source.pipe(toStore({ sources: ['pods', 'deployments'] }), map(view));
       m.expect(declared).toBeObservable('-1-2---|', {
-        1: {
-          synced: false,
-          sources: ['pods', 'deployments'],
-          pods: [false, 'a@5'],
-          deployments: [false],
-        },
-        2: {
-          synced: false,
-          sources: ['pods', 'deployments'],
-          pods: [true, 'a@5'],
-          deployments: [false],
-        },
+        1: '[pods,deployments] pods(a@5) deployments()',
+        2: '[pods,deployments] pods(synced a@5) deployments()',
       });
     }),
   );

@@ -1,6 +1,7 @@
 import { Observable, asyncScheduler, type SchedulerLike, type Subscriber } from 'rxjs';
 import { WatchError } from '../WatchError.js';
 import { describeResourcePath } from '../sources/resourcePath.js';
+import { apiVersionOf } from '../sources/resources.js';
 import { definedOptions, type WatchSource } from '../sources/WatchSource.js';
 import type { KubernetesObject, WatchEvent, WatchObjectEvent, WatchOptions } from '../types.js';
 import {
@@ -144,6 +145,14 @@ export function resumeFromResourceVersion<T = KubernetesObject>(
   };
 }
 
+/**
+ * Whether a watch from `resourceVersion` starts afresh: none (`''` is not sent), or "0", which
+ * means "any version" to the server. Either way it answers with an unordered burst of ADDED.
+ */
+function isFreshStart(resourceVersion: string | undefined): boolean {
+  return !resourceVersion || resourceVersion === '0';
+}
+
 interface Connection<T> {
   startedAt: number;
   /** Its first event has arrived: the server accepted the watch. */
@@ -176,9 +185,8 @@ class Resumer<T> {
   ) {
     this.steps = new SerialSteps(settings.scheduler);
     const given = source.options.resourceVersion;
-    // "0" means "any version" to the server: it answers with the same unordered burst as no version.
-    if (given && given !== '0') this.cursor = given;
-    else this.freshVersion = given;
+    if (isFreshStart(given)) this.freshVersion = given || undefined;
+    else this.cursor = given;
     this.mustSync = !given && settings.initialState !== 'none';
   }
 
@@ -207,11 +215,7 @@ class Resumer<T> {
         answered = true;
         const resync = this.delivered.resync();
         for (const item of items) this.emit(resync.offer(item));
-        const { group, apiVersion } = this.source.resource;
-        this.endSync(
-          resync,
-          endBookmark(resourceVersion, group ? `${group}/${apiVersion}` : apiVersion),
-        );
+        this.endSync(resync, endBookmark(resourceVersion, apiVersionOf(this.source.resource)));
         if (!this.subscriber.closed) this.next();
       },
       error: (error) =>
@@ -245,7 +249,7 @@ class Resumer<T> {
     const connection: Connection<T> = {
       startedAt: this.settings.scheduler.now(),
       connected: false,
-      burst: !resync && (resourceVersion === undefined || resourceVersion === '0'),
+      burst: !resync && isFreshStart(resourceVersion),
       resync,
     };
     this.emitLifecycle({ type: 'connecting', resourceVersion });

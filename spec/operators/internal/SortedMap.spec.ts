@@ -1,15 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { SortedMap } from '../../../src/operators/internal/SortedMap.js';
-
-/** A small deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../support/seededRandom.js';
 
 function sortedValues(model: Map<string, number>): number[] {
   return [...model.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((k) => model.get(k)!);
@@ -20,7 +11,6 @@ describe('SortedMap', () => {
     const map = SortedMap.empty<number>();
     expect(map.size).toBe(0);
     expect(map.get('a')).toBeUndefined();
-    expect(map.has('a')).toBe(false);
     expect(map.values()).toEqual([]);
     expect([...map.entries()]).toEqual([]);
   });
@@ -29,7 +19,7 @@ describe('SortedMap', () => {
     const map = SortedMap.empty<number>().set('b', 2).set('c', 3).set('a', 1).set('b', 20);
     expect(map.size).toBe(3);
     expect(map.get('b')).toBe(20);
-    expect(map.has('c')).toBe(true);
+    expect(map.get('c')).toBe(3);
     expect(map.values()).toEqual([1, 20, 3]);
     expect([...map.entries()]).toEqual([
       ['a', 1],
@@ -38,7 +28,7 @@ describe('SortedMap', () => {
     ]);
     const smaller = map.delete('b');
     expect(smaller.size).toBe(2);
-    expect(smaller.has('b')).toBe(false);
+    expect(smaller.get('b')).toBeUndefined();
     expect(smaller.values()).toEqual([1, 3]);
   });
 
@@ -69,7 +59,7 @@ describe('SortedMap', () => {
   });
 
   it.each([1, 2, 3])('matches a Map under random sets and deletes (seed %i)', (seed) => {
-    const next = random(seed);
+    const next = mulberry32(seed);
     let map = SortedMap.empty<number>();
     const model = new Map<string, number>();
     // Grow past three levels, shrink to nothing, grow again: splits, joins, redistributions
@@ -98,6 +88,32 @@ describe('SortedMap', () => {
       for (const [key, value] of model) expect(map.get(key)).toBe(value);
       expect(map.get('ns-9/absent')).toBeUndefined();
     }
+  });
+
+  it('copies only the path to one leaf per update and shares every other node (O(log n))', () => {
+    type Node = { children?: readonly Node[] };
+    const rootOf = (map: SortedMap<number>) => (map as unknown as { root: Node }).root;
+    const nodesOf = (map: SortedMap<number>): Node[] => {
+      const out: Node[] = [];
+      const visit = (node: Node) => {
+        out.push(node);
+        node.children?.forEach(visit);
+      };
+      visit(rootOf(map));
+      return out;
+    };
+    let map = SortedMap.empty<number>();
+    for (let i = 0; i < 100_000; i++) map = map.set(`k${String(i).padStart(6, '0')}`, i);
+    let depth = 1;
+    for (let n = rootOf(map); n.children; n = n.children[0]!) depth++;
+    const shared = new Set(nodesOf(map));
+    const copied = (next: SortedMap<number>) => nodesOf(next).filter((n) => !shared.has(n)).length;
+
+    expect(depth).toBeGreaterThanOrEqual(4);
+    expect(copied(map.set('k050000', -1))).toBe(depth);
+    // A split, or a join with a neighbour, adds at most one more node per level (and a root).
+    expect(copied(map.set('k050000x', 1))).toBeLessThanOrEqual(2 * depth + 1);
+    expect(copied(map.delete('k050000'))).toBeLessThanOrEqual(2 * depth);
   });
 
   it('empties completely and keeps working', () => {

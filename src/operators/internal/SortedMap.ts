@@ -55,12 +55,6 @@ export class SortedMap<V> {
     return node.keys[i] === key ? node.values[i] : undefined;
   }
 
-  has(key: string): boolean {
-    let node = this.root;
-    while (node instanceof Branch) node = node.children[childIndex(node.keys, key)]!;
-    return node.keys[lowerBound(node.keys, key)] === key;
-  }
-
   /** This map with `key` set to `value`; `this` when it already was. */
   set(key: string, value: V): SortedMap<V> {
     keyAdded = false;
@@ -134,15 +128,15 @@ function withAt<X>(items: readonly X[], index: number, item: X): X[] {
   return copy;
 }
 
-function insertAt<X>(items: readonly X[], index: number, ...inserted: X[]): X[] {
+function insertAt<X>(items: readonly X[], index: number, item: X): X[] {
   const copy = items.slice(0, index);
-  copy.push(...inserted);
+  copy.push(item);
   for (let i = index; i < items.length; i++) copy.push(items[i]!);
   return copy;
 }
 
-function removeAt<X>(items: readonly X[], index: number, count = 1): X[] {
-  return items.slice(0, index).concat(items.slice(index + count));
+function removeAt<X>(items: readonly X[], index: number): X[] {
+  return items.slice(0, index).concat(items.slice(index + 1));
 }
 
 /**

@@ -72,26 +72,22 @@ export class StoreSnapshot<T> implements Store<T> {
 /** One immutable version of a merged store: one {@link StoreSnapshot} per source key. */
 export class MergedStoreSnapshot implements MergedStore<Record<string, unknown>> {
   readonly #stores: ReadonlyMap<string, StoreSnapshot<unknown>>;
-  readonly #declared: readonly string[];
   readonly sources: readonly string[];
   readonly synced: boolean;
 
   /** `sources`: the declared keys, then the other keys of `stores` in the order they came. */
   private constructor(
     stores: ReadonlyMap<string, StoreSnapshot<unknown>>,
-    declared: readonly string[],
     sources: readonly string[],
   ) {
     this.#stores = stores;
-    this.#declared = declared;
     this.sources = sources;
     this.synced = sources.length > 0 && sources.every((key) => stores.get(key)?.synced === true);
     Object.freeze(this);
   }
 
   static empty(declared: readonly string[]): MergedStoreSnapshot {
-    const sources = Object.freeze([...declared]);
-    return new MergedStoreSnapshot(new Map(), sources, sources);
+    return new MergedStoreSnapshot(new Map(), Object.freeze([...declared]));
   }
 
   store(source: string): StoreSnapshot<unknown> {
@@ -113,15 +109,16 @@ export class MergedStoreSnapshot implements MergedStore<Record<string, unknown>>
     // nothing else, such as an isolated failure reported as ERROR.
     const after = StoreSnapshot.next(before ?? StoreSnapshot.EMPTY, event, keyOf);
     if (after === before) return merged;
-    // Only a source not known yet changes the list of sources.
+    // Only a source not known yet changes the list of sources: a source without a store is
+    // listed only when it was declared.
     let { sources } = merged;
-    if (!before && !merged.#declared.includes(source)) {
+    if (!before && !sources.includes(source)) {
       sources = Object.freeze([...sources, source]);
     } else if (!before && after === StoreSnapshot.EMPTY) {
       return merged;
     }
     const stores = new Map(merged.#stores);
     stores.set(source, after);
-    return new MergedStoreSnapshot(stores, merged.#declared, sources);
+    return new MergedStoreSnapshot(stores, sources);
   }
 }
