@@ -92,7 +92,7 @@ export async function main(
 ): Promise<string[]> {
   const { namespace, signal, log = console.log } = options;
   const { items, resourceVersion } = await lastValueFrom(
-    fromList(cluster, pods, namespace ? { namespace, signal } : { signal }),
+    fromList(cluster, pods, { namespace, signal }),
   );
   const names = items.map((pod) => `${pod.metadata?.namespace}/${pod.metadata?.name}`);
   for (const name of names) log(name);

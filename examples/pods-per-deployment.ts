@@ -47,15 +47,16 @@ export function selects(
   return (
     labelsMatch &&
     matchExpressions.every(({ key, operator, values = [] }) => {
+      const has = Object.hasOwn(labels, key); // not `key in labels`: 'constructor' is in every object
       switch (operator) {
         case 'In':
-          return key in labels && values.includes(labels[key]);
+          return has && values.includes(labels[key]);
         case 'NotIn':
-          return !(key in labels) || !values.includes(labels[key]);
+          return !has || !values.includes(labels[key]);
         case 'Exists':
-          return key in labels;
+          return has;
         case 'DoesNotExist':
-          return !(key in labels);
+          return !has;
         default:
           return false;
       }
@@ -121,7 +122,7 @@ export function main(
   options: PodsPerDeploymentOptions = {},
 ): Promise<PodsPerDeployment> {
   const { namespace, signal, log = console.log } = options;
-  const watchOptions = namespace ? { namespace } : {};
+  const watchOptions = { namespace }; // undefined: every namespace
   // Heartbeats (a silent connection is a dead one), then list, watch, resume and relist.
   const resumed = <T>(source: WatchSource<T>) =>
     source.pipe(withBookmarks(), resumeFromResourceVersion());

@@ -108,10 +108,12 @@ describe('examples against a FakeKubeApiServer', () => {
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
         const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
 
+        // Node transpiles the example with the project's TypeScript as it loads: seconds on a
+        // busy machine.
         await until(
           () => output.includes('ADDED default/web-1'),
           'the example to print the pod',
-          10_000,
+          20_000,
         );
         child.kill('SIGINT');
 
@@ -120,7 +122,7 @@ describe('examples against a FakeKubeApiServer', () => {
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
-    });
+    }, 30_000);
   });
 
   describe('resilient-watch', () => {
@@ -224,6 +226,9 @@ describe('examples against a FakeKubeApiServer', () => {
       expect(selects(selector, { app: 'web', tier: 'back' })).toBe(false);
       expect(selects(selector, { app: 'web', tier: 'edge', canary: 'yes' })).toBe(false);
       expect(selects({}, { app: 'web' })).toBe(false);
+      // A label is an own key: 'constructor' is in every object, but on no pod without it.
+      const exists = { matchExpressions: [{ key: 'constructor', operator: 'Exists' }] };
+      expect(selects(exists, { app: 'web' })).toBe(false);
     });
   });
 

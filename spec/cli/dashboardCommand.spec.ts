@@ -1,6 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
+import type { DashboardFeed } from '../../src/cli/dashboard/dashboardFeed.js';
+import { sleep } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv } from './support/cliProcess.js';
 
@@ -19,11 +21,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+/** The data of a `snapshot` message: what a page starts from. */
+type Snapshot = ReturnType<DashboardFeed['snapshot']>;
+
 /** Reads `/events` until the first `snapshot` message, and returns its data. */
-async function firstSnapshot(url: string): Promise<{
-  rows: Array<{ kind: string; id: string }>;
-  status: { demo: boolean; synced: boolean; namespace: string | null };
-}> {
+async function firstSnapshot(url: string): Promise<Snapshot> {
   const controller = new AbortController();
   const response = await fetch(new URL('events', url), { signal: controller.signal });
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -43,6 +45,18 @@ async function firstSnapshot(url: string): Promise<{
   }
 }
 
+/**
+ * The snapshot of a newly opened page once `ready` holds (the watches may still be listing when
+ * the URL is printed), or the last one after about five seconds.
+ */
+async function snapshotWhen(url: string, ready: (s: Snapshot) => boolean): Promise<Snapshot> {
+  for (let tries = 1; ; tries++) {
+    const snapshot = await firstSnapshot(url);
+    if (ready(snapshot) || tries === 50) return snapshot;
+    await sleep(100);
+  }
+}
+
 describe('kube-rx dashboard', () => {
   it('serves the page and its event stream on the simulated cluster, prints the URL, and stops on Ctrl-C', async () => {
     const cli = CliProcess.start(main, ['dashboard', '--port', '0'], isolatedEnv());
@@ -53,16 +67,7 @@ describe('kube-rx dashboard', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(await page.text()).toContain('<title>kube-rx dashboard</title>');
-    // The first snapshot may come before the watches have listed: wait for one with the pods.
-    let snapshot = await firstSnapshot(url);
-    for (
-      let tries = 0;
-      !snapshot.rows.some((r) => r.id === 'shop/frontend') && tries < 50;
-      tries++
-    ) {
-      await new Promise((r) => setTimeout(r, 100));
-      snapshot = await firstSnapshot(url);
-    }
+    const snapshot = await snapshotWhen(url, (s) => s.rows.some((r) => r.id === 'shop/frontend'));
     expect(snapshot.status.demo).toBe(true);
     expect(snapshot.rows).toContainEqual(
       expect.objectContaining({ kind: 'deployment', id: 'shop/frontend' }),
@@ -81,11 +86,7 @@ describe('kube-rx dashboard', () => {
     );
     cleanups.push(() => cli.kill());
     const url = await cli.waitForStdout(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    let snapshot = await firstSnapshot(url);
-    for (let tries = 0; !snapshot.status.synced && tries < 50; tries++) {
-      await new Promise((r) => setTimeout(r, 100));
-      snapshot = await firstSnapshot(url);
-    }
+    const snapshot = await snapshotWhen(url, (s) => s.status.synced);
     expect(snapshot.status).toMatchObject({ synced: true, namespace: 'monitoring' });
     expect(snapshot.rows).toContainEqual(
       expect.objectContaining({ kind: 'deployment', id: 'monitoring/grafana' }),

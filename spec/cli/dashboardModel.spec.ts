@@ -38,6 +38,17 @@ describe('which deployment a pod belongs to', () => {
     ).toBeUndefined();
   });
 
+  it("gives a pod of a ReplicaSet that is no known deployment's no deployment, whatever its labels", () => {
+    const labels = { app: 'web' };
+    // A bare ReplicaSet named like the deployment (no -{hash}), and one of a deployment not known.
+    expect(
+      index.ownerOf(pod('a', '1', { metadata: { ...ownedBy('web'), labels } })),
+    ).toBeUndefined();
+    expect(
+      index.ownerOf(pod('b', '1', { metadata: { ...ownedBy('gone-7b6c5d'), labels } })),
+    ).toBeUndefined();
+  });
+
   it('matches label selectors with expressions, and an empty selector matches nothing', () => {
     const labels = { app: 'web', tier: 'front' };
     expect(
@@ -60,6 +71,9 @@ describe('which deployment a pod belongs to', () => {
     ).toBe(true);
     expect(selects({ matchExpressions: [{ key: 'app', operator: 'Exists' }] }, labels)).toBe(true);
     expect(selects({}, labels)).toBe(false);
+    expect(
+      selects({ matchExpressions: [{ key: 'constructor', operator: 'Exists' }] }, labels),
+    ).toBe(false);
   });
 });
 

@@ -7,15 +7,8 @@ import { resilientWatch } from '../../src/cli/resilientWatch.js';
 import { toStore, type Store } from '../../src/operators/toStore.js';
 import { deployments, namespaces, nodes, pods, replicasets } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-
-/** A small seeded generator, so a failing run can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1664525 + 1013904223) % 4294967296;
-    return state / 4294967296;
-  };
-}
+import { mulberry32 } from '../support/seededRandom.js';
+import { sleep, until } from '../support/wait.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -26,7 +19,7 @@ describe('the demo cluster simulation', () => {
   it('seeds namespaces, nodes, deployments with ReplicaSets and pods', async () => {
     const server = await FakeKubeApiServer.start();
     cleanups.push(() => server.stop());
-    new ClusterSimulator(server, { random: seeded(1) }).seed();
+    new ClusterSimulator(server, { random: mulberry32(1) }).seed();
     expect(server.objects(namespaces).map((n) => n.metadata?.name)).toEqual([
       'default',
       'monitoring',
@@ -51,7 +44,7 @@ describe('the demo cluster simulation', () => {
     const server = await FakeKubeApiServer.start();
     cleanups.push(() => server.stop());
     let now = Date.parse('2024-06-01T12:00:00Z');
-    const simulator = new ClusterSimulator(server, { random: seeded(42), now: () => now });
+    const simulator = new ClusterSimulator(server, { random: mulberry32(42), now: () => now });
     simulator.seed();
     const seen = new Set<string>();
     const restartsOf = () =>
@@ -95,7 +88,7 @@ describe('the demo cluster simulation', () => {
       tickMs: 3_600_000,
       faultEveryMs: 0,
       timeScale: 0.1,
-      random: seeded(7),
+      random: mulberry32(7),
     });
     cleanups.push(() => demo.stop());
     const faults: string[] = [];
@@ -107,7 +100,7 @@ describe('the demo cluster simulation', () => {
     const stepFor = async (ms: number) => {
       for (const end = Date.now() + ms; Date.now() < end;) {
         demo.simulator.tick();
-        await new Promise((r) => setTimeout(r, 50));
+        await sleep(50);
       }
     };
     await stepFor(500);
@@ -126,13 +119,11 @@ describe('the demo cluster simulation', () => {
     const key = (p: V1Pod) =>
       `${p.metadata?.namespace}/${p.metadata?.name}@${p.metadata?.resourceVersion}`;
     const theirs = demo.server.objects(pods).map(key);
-    const deadline = Date.now() + 30_000;
-    while (
-      JSON.stringify((latest?.values() ?? []).map(key)) !== JSON.stringify(theirs) &&
-      Date.now() < deadline
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect((latest?.values() ?? []).map(key)).toEqual(theirs);
+    const ours = () => (latest?.values() ?? []).map(key);
+    await until(
+      () => JSON.stringify(ours()) === JSON.stringify(theirs),
+      () => `the watch to equal the server: ${ours().join(' ')} against ${theirs.join(' ')}`,
+      30_000,
+    );
   }, 45_000);
 });

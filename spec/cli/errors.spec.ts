@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { resolveClusterTarget } from '../../src/cli/clusterTarget.js';
+import { lastValueFrom } from 'rxjs';
+import { fromList } from '../../src/sources/fromList.js';
 import { pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
@@ -27,6 +30,13 @@ function expectFailure(result: CliResult, message: RegExp): void {
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(/^kube-rx: /);
   expect(lines[0]).toMatch(message);
+}
+
+/** A kubeconfig file that does not parse. */
+function garbageKubeConfig(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'kube-rx-bad-')), 'config');
+  writeFileSync(file, 'clusters: [unclosed\n');
+  return file;
 }
 
 /** A port nothing listens on. */
@@ -136,11 +146,9 @@ describe('kube-rx watch failures', () => {
   });
 
   it('a bad kubeconfig, context or token', async () => {
-    const garbage = join(mkdtempSync(join(tmpdir(), 'kube-rx-bad-')), 'config');
-    writeFileSync(garbage, 'clusters: [unclosed\n');
     const [missing, unreadable, noContext, wrongToken] = await Promise.all([
       run(['watch', 'pods', '--kubeconfig', '/nonexistent/config']),
-      run(['watch', 'pods', '--kubeconfig', garbage]),
+      run(['watch', 'pods', '--kubeconfig', garbageKubeConfig()]),
       run(['watch', 'pods', '--context', 'nope']),
       run([
         'watch',
@@ -168,5 +176,60 @@ describe('kube-rx watch failures', () => {
     } finally {
       cli.kill();
     }
+  });
+});
+
+describe('choosing the cluster', () => {
+  it('uses the demo cluster, and says why, when the kubeconfig found by default cannot be used', async () => {
+    // KUBECONFIG is not a flag: a broken default falls back, where --kubeconfig fails (above).
+    const warnings: string[] = [];
+    const target = await resolveClusterTarget({
+      env: isolatedEnv({ KUBECONFIG: garbageKubeConfig() }),
+      warn: (line) => warnings.push(line),
+    });
+    try {
+      expect(target).toMatchObject({ contextName: 'kube-rx-demo', demo: expect.anything() });
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^kube-rx: the kubeconfig could not be used \(.*config: .*\): using a SIMULATED demo cluster/,
+        ),
+      ]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('merges several KUBECONFIG files as kubectl does: missing ones skipped, the first current-context and the first of each name win', async () => {
+    const file = (context: string, namespace: string) =>
+      writeKubeConfig(server.kubeConfig({ context, namespace }));
+    const prod = file('prod', 'prod');
+    const dev = file('dev', 'dev');
+    const shadow = file('prod', 'shadow'); // a cluster, user and context named 'prod' again
+    const chosen = async (...files: string[]) => {
+      const target = await resolveClusterTarget({
+        env: isolatedEnv({ KUBECONFIG: files.join(delimiter) }),
+        warn: () => {},
+      });
+      await target.close();
+      return `${target.contextName} ${target.namespace}`;
+    };
+    await expect(chosen(prod, dev)).resolves.toBe('prod prod');
+    await expect(chosen(prod, shadow)).resolves.toBe('prod prod');
+    await expect(chosen('/nonexistent/config', dev)).resolves.toBe('dev dev');
+  });
+
+  it("--context connects with that context's user, in its namespace", async () => {
+    const files = [
+      writeKubeConfig(server.kubeConfig({ context: 'stale', token: 'stale' })), // current-context
+      writeKubeConfig(server.kubeConfig({ context: 'dev', namespace: 'dev' })),
+    ];
+    const target = await resolveClusterTarget({
+      context: 'dev',
+      env: isolatedEnv({ KUBECONFIG: files.join(delimiter) }),
+      warn: () => {},
+    });
+    expect(`${target.contextName} ${target.namespace}`).toBe('dev dev');
+    const { items } = await lastValueFrom(fromList(target.cluster, pods));
+    expect(items.map((p) => p.metadata?.name)).toEqual(['web-1']);
   });
 });

@@ -36,10 +36,11 @@ export interface TargetOptions {
 }
 
 /**
- * The cluster to talk to. `--demo`, or no kubeconfig at all (no `KUBECONFIG`, no
- * `~/.kube/config`, not inside a pod with a service account), or a kubeconfig found by default
- * that fails to load, starts the embedded simulated cluster and says so. A kubeconfig or context asked for by flag must work, or this
- * throws a {@link CliError}: quietly showing a fake cluster instead would be a lie.
+ * The cluster to talk to, from the kubeconfig kubectl would use (the files of `KUBECONFIG`
+ * merged as kubectl merges them, else `~/.kube/config`, else the pod's service account).
+ * `--demo`, no kubeconfig at all, or a kubeconfig found by default that fails to load starts the
+ * embedded simulated cluster and says so. A kubeconfig or context asked for by flag must work,
+ * or this throws a {@link CliError}: quietly showing a fake cluster instead would be a lie.
  *
  * @example
  * const target = await resolveClusterTarget({ context: 'staging', warn: console.error });
@@ -51,22 +52,27 @@ export async function resolveClusterTarget(options: TargetOptions): Promise<Clus
   const files = options.kubeconfig !== undefined ? [options.kubeconfig] : defaultFiles(env);
   if (files.length === 0) {
     if (!explicit && runsInCluster(env)) return inClusterTarget();
-    return startDemo(options, 'no kubeconfig found (no KUBECONFIG, no ~/.kube/config)');
+    const why = env.KUBECONFIG
+      ? 'none of the KUBECONFIG files exists'
+      : 'no KUBECONFIG, no ~/.kube/config';
+    return startDemo(options, `no kubeconfig found (${why})`);
   }
-  let target: ClusterTarget;
   try {
-    target = loadTarget(files, options.context);
+    return loadTarget(files, options.context);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     if (explicit) throw new CliError(`bad kubeconfig: ${why}`);
     return startDemo(options, `the kubeconfig could not be used (${why})`);
   }
-  return target;
 }
 
-/** The kubeconfig files kubectl would read: `KUBECONFIG` (a list), else `~/.kube/config` if it exists. */
+/**
+ * The kubeconfig files kubectl would read: those of `KUBECONFIG` (a list) that exist, else
+ * `~/.kube/config` if it exists.
+ */
 function defaultFiles(env: NodeJS.ProcessEnv): string[] {
-  if (env.KUBECONFIG) return env.KUBECONFIG.split(delimiter).filter((f) => f !== '');
+  if (env.KUBECONFIG)
+    return env.KUBECONFIG.split(delimiter).filter((f) => f !== '' && existsSync(f));
   const file = join(homedir(), '.kube', 'config');
   return existsSync(file) ? [file] : [];
 }
@@ -93,16 +99,7 @@ function inClusterTarget(): ClusterTarget {
 
 function loadTarget(files: string[], context: string | undefined): ClusterTarget {
   const kc = new KubeConfig();
-  for (const [i, file] of files.entries()) {
-    if (!existsSync(file)) throw new Error(`${file} does not exist`);
-    const part = i === 0 ? kc : new KubeConfig();
-    try {
-      part.loadFromFile(file);
-    } catch (error) {
-      throw new Error(`${file}: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
-    }
-    if (part !== kc) kc.mergeConfig(part);
-  }
+  for (const file of files) mergeFirstWins(kc, loadFile(file));
   const where = files.join(delimiter);
   const contextName = context ?? kc.getCurrentContext();
   if (!contextName) throw new Error(`${where} has no current-context (use --context)`);
@@ -118,6 +115,30 @@ function loadTarget(files: string[], context: string | undefined): ClusterTarget
     namespace: contextObject.namespace || 'default',
     close: async () => {},
   };
+}
+
+function loadFile(file: string): KubeConfig {
+  if (!existsSync(file)) throw new Error(`${file} does not exist`);
+  const kc = new KubeConfig();
+  try {
+    kc.loadFromFile(file);
+  } catch (error) {
+    throw new Error(`${file}: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+  }
+  return kc;
+}
+
+/**
+ * Merges as kubectl does: the first file to set current-context, or to name a cluster, user or
+ * context, wins. (client-node's `mergeConfig` lets the last current-context win and throws on a
+ * name given twice.)
+ */
+function mergeFirstWins(into: KubeConfig, from: KubeConfig): void {
+  if (!into.getCurrentContext()) into.setCurrentContext(from.getCurrentContext());
+  for (const cluster of from.getClusters())
+    if (!into.getCluster(cluster.name)) into.addCluster(cluster);
+  for (const user of from.getUsers()) if (!into.getUser(user.name)) into.addUser(user);
+  for (const ctx of from.getContexts()) if (!into.getContextObject(ctx.name)) into.addContext(ctx);
 }
 
 async function startDemo(options: TargetOptions, why: string): Promise<ClusterTarget> {

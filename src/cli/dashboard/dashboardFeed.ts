@@ -62,7 +62,7 @@ export type FeedListener = (sseChunk: string) => void;
  * @example
  * sseMessage('status', { state: 'live' }); // 'event: status\ndata: {"state":"live"}\n\n'
  */
-export function sseMessage(event: string, data: unknown): string {
+function sseMessage(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
@@ -215,9 +215,8 @@ export class DashboardFeed {
     } else if (this.reporters[source].state !== before) this.broadcastStatus();
   }
 
-  private onFailure(source: string, error: unknown): void {
-    const reporter = this.reporters[source as (typeof SOURCES)[number]];
-    reporter?.fail();
+  private onFailure(source: (typeof SOURCES)[number], error: unknown): void {
+    this.reporters[source].fail();
     this.error = describeFailure(error, { what: source, server: this.options.server });
     this.options.warn?.(`kube-rx: ${this.error}`);
     this.note(this.error);

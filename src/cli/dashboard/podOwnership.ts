@@ -7,20 +7,21 @@ import { defaultKey, namespacedKey } from '../../operators/internal/events.js';
  *    controller names them), so the name minus its last segment is the deployment's;
  * 2. a pod with no controller at all (made by hand, or whose ReplicaSet is gone) belongs to the
  *    deployment whose selector matches its labels.
- * A pod controlled by something else (StatefulSet, Job...) belongs to no deployment.
+ * A pod controlled by anything else (StatefulSet, Job..., or a ReplicaSet that is not named after
+ * a deployment of its namespace) belongs to no deployment, whatever its labels.
  *
  * @example
  * const owners = new DeploymentIndex(store.store('deployments').values());
  * owners.ownerOf(pod); // 'shop/frontend' or undefined
  */
 export class DeploymentIndex {
-  private readonly byKey = new Map<string, V1Deployment>();
+  private readonly keys = new Set<string>();
   private readonly byNamespace = new Map<string, V1Deployment[]>();
 
   constructor(deployments: Iterable<V1Deployment>) {
     for (const d of deployments) {
       const ns = d.metadata?.namespace ?? '';
-      this.byKey.set(defaultKey(d), d);
+      this.keys.add(defaultKey(d));
       const list = this.byNamespace.get(ns) ?? [];
       list.push(d);
       this.byNamespace.set(ns, list);
@@ -30,17 +31,14 @@ export class DeploymentIndex {
   /** The `namespace/name` of the pod's deployment, or undefined. */
   ownerOf(pod: V1Pod): string | undefined {
     const ns = pod.metadata?.namespace ?? '';
-    const controller =
-      pod.metadata?.ownerReferences?.find((o) => o.controller) ??
-      pod.metadata?.ownerReferences?.[0];
-    if (controller?.kind === 'ReplicaSet') {
+    const controller = pod.metadata?.ownerReferences?.find((o) => o.controller);
+    if (controller) {
+      if (controller.kind !== 'ReplicaSet') return undefined;
       const dash = controller.name.lastIndexOf('-');
-      const candidate = namespacedKey(
-        ns,
-        dash > 0 ? controller.name.slice(0, dash) : controller.name,
-      );
-      if (this.byKey.has(candidate)) return candidate;
-    } else if (controller) return undefined;
+      if (dash <= 0) return undefined; // not named {deployment}-{hash}: not a Deployment's
+      const key = namespacedKey(ns, controller.name.slice(0, dash));
+      return this.keys.has(key) ? key : undefined;
+    }
     const labels = pod.metadata?.labels ?? {};
     const match = this.byNamespace.get(ns)?.find((d) => selects(d.spec?.selector, labels));
     return match ? defaultKey(match) : undefined;
@@ -63,7 +61,7 @@ export function selects(
   if (matchLabels.length === 0 && expressions.length === 0) return false;
   if (!matchLabels.every(([k, v]) => labels[k] === v)) return false;
   return expressions.every(({ key, operator, values = [] }) => {
-    const has = Object.prototype.hasOwnProperty.call(labels, key);
+    const has = Object.hasOwn(labels, key);
     switch (operator) {
       case 'In':
         return has && values.includes(labels[key]);

@@ -28,6 +28,7 @@ export const PAGE_SCRIPT = String.raw`
   function byId(id) { return document.getElementById(id); }
   function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
 
+  // humanDuration of src/cli/format/age.ts (kubectl's ages), which the page cannot import.
   function age(iso) {
     if (!iso) return '';
     var s = Math.max(0, Math.floor((Date.now() - Date.parse(iso)) / 1000));
@@ -39,7 +40,8 @@ export const PAGE_SCRIPT = String.raw`
     if (h < 8) return h + 'h' + (m % 60 ? (m % 60) + 'm' : '');
     if (h < 48) return h + 'h';
     var d = Math.floor(h / 24);
-    return d < 8 ? d + 'd' + (h % 24 ? (h % 24) + 'h' : '') : d + 'd';
+    if (d < 8) return d + 'd' + (h % 24 ? (h % 24) + 'h' : '');
+    return d < 365 * 2 ? d + 'd' : Math.floor(d / 365) + 'y';
   }
 
   function apply(rows) {
