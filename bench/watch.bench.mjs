@@ -9,7 +9,9 @@
 // per event. Every consumer runs in a fresh child process (bench/watch/consumer.mjs), once per
 // round; the order rotates each round, so drift on a shared machine hits every consumer alike.
 // Reported: median events/s, the medians of the per-round ratios against client-node Watch and
-// against JSON.parse alone, CPU time per event, and median peak RSS (the child's maxRSS).
+// against JSON.parse alone, CPU time per event (of every thread, and of the main thread alone:
+// the difference is mostly the garbage collector's helper threads), and median peak RSS (the
+// child's maxRSS).
 // Results also go to bench/results/latest.json.
 import { execFile, fork } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -156,6 +158,7 @@ const summary = names.map((name) => ({
   vsJsonParse: eventsPerSecondRatio(name, 'jsonParse'),
   cpuPerWall: perRound(name, (r) => r.cpuPerWall),
   cpuMicrosPerEvent: perRound(name, (r) => r.cpuMicrosPerEvent),
+  mainThreadMicrosPerEvent: perRound(name, (r) => r.mainThreadMicrosPerEvent),
   peakRss: perRound(name, (r) => r.peakRss),
   loadedRss: perRound(name, (r) => r.loadedRss),
 }));
@@ -169,6 +172,7 @@ const header = [
   'peak RSS',
   'RSS loaded',
   'CPU µs/event',
+  'main thread',
   'CPU/wall',
 ];
 const rows = summary.map((s) => [
@@ -180,6 +184,7 @@ const rows = summary.map((s) => [
   Number.isFinite(s.peakRss) ? mb(s.peakRss) : '-',
   Number.isFinite(s.loadedRss) ? mb(s.loadedRss) : '-',
   Number.isFinite(s.cpuMicrosPerEvent) ? s.cpuMicrosPerEvent.toFixed(1) : '-',
+  Number.isFinite(s.mainThreadMicrosPerEvent) ? s.mainThreadMicrosPerEvent.toFixed(1) : '-',
   Number.isFinite(s.cpuPerWall) ? `${Math.round(s.cpuPerWall * 100)}%` : '-',
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -31,18 +31,8 @@ export interface ChaosOptions {
   durationMs: number;
   /** Mean time between two faults (each wait is uniform in [0.5, 1.5] times this; default 1500). */
   faultEveryMs?: number;
-  /** Time between two mutation steps (default 20; one step in 20 is a burst of 10-40). */
-  mutationEveryMs?: number;
   /** Namespaces the objects live in (default 4). */
   namespaces?: number;
-  /** withBookmarks idle timeout (default 1500 ms); stalls last 1.5-2.5 times as long. */
-  idleTimeoutMs?: number;
-  /** The server's bookmark period (default 300 ms). */
-  bookmarkIntervalMs?: number;
-  /** timeoutSeconds of every watch connection, so connections also end normally (default 4). */
-  watchTimeoutSeconds?: number;
-  /** Events the server keeps per resource (default 200): a watch in backoff can fall behind it. */
-  historySize?: number;
   /**
    * Scales the backoff jitter draw (default 1: the real 800 ms..30 s full-jitter backoff). A short
    * run uses 0.1 so that it sees many reconnect cycles; Retry-After is honoured either way.
@@ -50,8 +40,6 @@ export interface ChaosOptions {
   backoffScale?: number;
   /** How long to wait for the store to match the server once faults stop (default 30 s x scale + 20 s). */
   quiesceTimeoutMs?: number;
-  /** How long the store must keep matching, with both watches connected (default 1000 ms). */
-  settleMs?: number;
   /** How the resumed watches start (and resync after 410): `'list'` (default) or `'watch-list'`. */
   initialState?: 'list' | 'watch-list';
   /** Progress lines. */
@@ -99,6 +87,19 @@ export interface ChaosReport {
 type SourceKey = 'pods' | 'deployments';
 const SOURCES: readonly SourceKey[] = ['pods', 'deployments'];
 
+/** Time between two mutation steps, in ms; one step in 20 is a burst of 10-40 mutations. */
+const MUTATION_EVERY_MS = 20;
+/** withBookmarks idle timeout, in ms; stalls last 1.5-2.5 times as long. */
+const IDLE_TIMEOUT_MS = 1500;
+/** The server's bookmark period, in ms. */
+const BOOKMARK_INTERVAL_MS = 300;
+/** timeoutSeconds of every watch connection, so connections also end normally. */
+const WATCH_TIMEOUT_SECONDS = 4;
+/** Events the server keeps per resource: a watch in backoff can fall behind it (410 Gone). */
+const HISTORY_SIZE = 200;
+/** How long the store must keep matching, with both watches connected, in ms. */
+const SETTLE_MS = 1000;
+
 /**
  * One chaos run: a FakeKubeApiServer with pods and deployments in several namespaces, random
  * mutations, a fault every few seconds of every kind the server can inject, and a resumed
@@ -111,14 +112,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     seed,
     durationMs,
     faultEveryMs = 1500,
-    mutationEveryMs = 20,
     namespaces: namespaceCount = 4,
-    idleTimeoutMs = 1500,
-    bookmarkIntervalMs = 300,
-    watchTimeoutSeconds = 4,
-    historySize = 200,
     backoffScale = 1,
-    settleMs = 1000,
     log = () => {},
   } = options;
   const quiesceTimeoutMs = options.quiesceTimeoutMs ?? 30_000 * backoffScale + 20_000;
@@ -127,7 +122,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const faultRandom = root.fork(2);
   const jitterRandom = root.fork(3);
 
-  const server = await FakeKubeApiServer.start({ historySize, bookmarkIntervalMs });
+  const server = await FakeKubeApiServer.start({
+    historySize: HISTORY_SIZE,
+    bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
+  });
   try {
     const credentials = new RotatingCredentials(server);
     const namespaces = Array.from({ length: namespaceCount }, (_, i) => `chaos-${i}`);
@@ -138,7 +136,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       namespaces,
       mutationRandom,
     );
-    const faults = new FaultInjection(server, credentials, faultRandom, { idleTimeoutMs });
+    const faults = new FaultInjection(server, credentials, faultRandom, {
+      idleTimeoutMs: IDLE_TIMEOUT_MS,
+    });
     // A starting population, so the first list has something to say.
     for (let i = 0; i < 30; i++) workload.mutate();
 
@@ -148,9 +148,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       return resumedWatch(
         credentials,
         kinds[source].resource,
-        { timeoutSeconds: watchTimeoutSeconds, ...(options.logger && { logger: options.logger }) },
         {
-          idleTimeoutMs,
+          timeoutSeconds: WATCH_TIMEOUT_SECONDS,
+          ...(options.logger && { logger: options.logger }),
+        },
+        {
+          idleTimeout: IDLE_TIMEOUT_MS,
           initialState: options.initialState ?? 'list',
           onLifecycle: (event) => {
             options.onLifecycle?.(source, event);
@@ -175,7 +178,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     let nextProgress = 10_000;
     const started = await churn({
       durationMs,
-      mutationEveryMs,
+      mutationEveryMs: MUTATION_EVERY_MS,
       faultEveryMs,
       faults,
       faultRandom,
@@ -209,7 +212,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
             compareStore(latest!.store(s), server.objects(kinds[s].resource), false).total === 0,
         ),
       failed: () => pipelineError !== undefined,
-      settleMs,
+      settleMs: SETTLE_MS,
       timeoutMs: quiesceTimeoutMs,
       pollMs: 50,
     });
@@ -266,7 +269,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 }
 
 /** Why a report fails: an empty list when the run passed. */
-export function judge(report: ChaosReport): string[] {
+function judge(report: ChaosReport): string[] {
   const failures: string[] = [];
   if (report.pipelineError) failures.push(`the pipeline failed: ${report.pipelineError}`);
   if (!report.converged) failures.push('the store never matched the server with both watches up');

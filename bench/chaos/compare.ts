@@ -1,5 +1,6 @@
-import type { KubernetesObject } from '../../src/types.js';
+import { defaultKey as keyOf } from '../../src/operators/internal/events.js';
 import type { Store } from '../../src/operators/toStore.js';
+import type { KubernetesObject } from '../../src/types.js';
 
 /** How a store differs from the server's objects of the same resource. */
 export interface StoreDifference {
@@ -15,8 +16,6 @@ export interface StoreDifference {
   /** Up to 5 keys that differ, for a failing run. */
   examples: string[];
 }
-
-const keyOf = (o: KubernetesObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 
 /**
  * Compares a store with the server's objects by key and resourceVersion (and, with `deep`, by

@@ -1,4 +1,5 @@
-import type { KubernetesObject, WatchEvent } from '../../src/types.js';
+import { defaultKey, resourceVersionOf } from '../../src/operators/internal/events.js';
+import type { WatchEvent } from '../../src/types.js';
 
 /**
  * Watches what the pipeline delivers: an ADDED or MODIFIED of a (source, key, resourceVersion)
@@ -20,9 +21,8 @@ export class DeliveryChecker {
   record(event: WatchEvent & { source: string }): void {
     if (event.type === 'ERROR' || event.type === 'BOOKMARK') return;
     this.events++;
-    const metadata = (event.object as KubernetesObject).metadata;
-    const key = `${event.source}:${metadata?.namespace}/${metadata?.name}`;
-    const rv = Number(event.resourceVersion ?? metadata?.resourceVersion);
+    const key = `${event.source}:${defaultKey(event.object)}`;
+    const rv = Number(resourceVersionOf(event));
     if (event.type !== 'DELETED' && this.remember) {
       const id = `${key}@${rv}`;
       if (this.delivered.has(id)) {

@@ -1,21 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tap, type Observable, type Subscription } from 'rxjs';
 import { mergeWatches } from '../../src/operators/mergeWatches.js';
-import {
-  resumeFromResourceVersion,
-  type LifecycleEvent,
-  type ResumeConfig,
-} from '../../src/operators/resumeFromResourceVersion.js';
+import type { LifecycleEvent } from '../../src/operators/resumeFromResourceVersion.js';
 import { toStore, type MergedStore } from '../../src/operators/toStore.js';
-import { withBookmarks } from '../../src/operators/withBookmarks.js';
-import { fromWatch } from '../../src/sources/fromWatch.js';
-import type {
-  Cluster,
-  KubernetesObject,
-  ResourceRef,
-  WatchEvent,
-  WatchOptions,
-} from '../../src/types.js';
+import type { KubernetesObject, WatchEvent } from '../../src/types.js';
 import type { FakeKubeApiServer } from '../../src/testing/index.js';
 import type { DeliveryChecker } from './delivery.js';
 import type { FaultInjection, FaultKind } from './faults.js';
@@ -25,18 +13,8 @@ import { clientSocketsTo, waitUntil } from './sockets.js';
 // store, mutations and faults on a schedule, waiting for the stores to match the server, and the
 // socket check at the end.
 
-/** A resumed watch as a real consumer builds one: withBookmarks, then resumeFromResourceVersion. */
-export function resumedWatch(
-  cluster: Cluster,
-  resource: ResourceRef,
-  options: WatchOptions,
-  { idleTimeoutMs, ...resume }: ResumeConfig & { idleTimeoutMs: number },
-): Observable<WatchEvent> {
-  return fromWatch(cluster, resource, options).pipe(
-    withBookmarks({ idleTimeout: idleTimeoutMs }),
-    resumeFromResourceVersion(resume),
-  );
-}
+// The resumed pipeline is the specs' own (spec/support/resumedPipeline.ts): one definition.
+export { resumedWatch } from '../../spec/support/resumedPipeline.js';
 
 /**
  * `mergeWatches(sources)` into `toStore`, every delivered event recorded by `checker`. Each store
@@ -186,7 +164,7 @@ export async function socketsLeft(
   server: FakeKubeApiServer,
   waitMs: number,
 ): Promise<{ server: number; clientHandles: number }> {
-  await waitUntil(() => server.openConnections === 0, waitMs);
+  await server.waitForConnections(0, waitMs).catch(() => {});
   await waitUntil(() => clientSocketsTo(server.port) === 0, waitMs);
   return { server: server.openConnections, clientHandles: clientSocketsTo(server.port) };
 }
@@ -213,7 +191,7 @@ export function deliveryFailures(report: {
 
 export const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-export function describe(error: unknown): string {
+function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { KubernetesObject, V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { ClusterConnection, ResourceRef } from '../../src/types.js';
 import type { FakeKubeApiServer } from '../../src/testing/index.js';
-import { deployments, pods } from '../../src/sources/resources.js';
+import { apiVersionOf, deployments, pods } from '../../src/sources/resources.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import type { Prng } from './prng.js';
 
@@ -92,7 +92,7 @@ export const genericKind = (
   target = 0.75,
 ): WorkloadKind =>
   kindOf(resource, (name, namespace, generation) => ({
-    apiVersion: resource.group ? `${resource.group}/${resource.apiVersion}` : resource.apiVersion,
+    apiVersion: apiVersionOf(resource),
     kind,
     metadata: { name, ...identity(namespace, name, generation) },
     data: { generation: String(generation), payload: 'x'.repeat(64 + (generation % 64)) },

@@ -35,19 +35,8 @@ export interface SoakOptions {
   namespaces?: number;
   /** Mean time between faults (default 15 s). */
   faultEveryMs?: number;
-  /** Time between mutations (default 25 ms: 40 a second). */
-  mutationEveryMs?: number;
-  idleTimeoutMs?: number;
-  bookmarkIntervalMs?: number;
-  /** Mean timeoutSeconds of the connections (default 60: the server ends watches, they resume). */
-  watchTimeoutSeconds?: number;
   /** The length of a reporting period (default 60 000; shorter only to try the tool out). */
   minuteMs?: number;
-  /**
-   * Memory is sampled this often, after a full GC when `--expose-gc` is on (default 5 s, or a
-   * fifth of a shorter period, so that every period has samples).
-   */
-  sampleEveryMs?: number;
   log?: (line: string) => void;
 }
 
@@ -95,6 +84,20 @@ const RESOURCES: Record<string, WorkloadKind> = {
 };
 const SOURCE_KEYS = Object.keys(RESOURCES);
 
+/** Time between mutations, in ms (40 a second). */
+const MUTATION_EVERY_MS = 25;
+/** withBookmarks idle timeout, in ms. */
+const IDLE_TIMEOUT_MS = 5000;
+/** The server's bookmark period, in ms. */
+const BOOKMARK_INTERVAL_MS = 1000;
+/** Mean timeoutSeconds of the connections: the server ends watches, and they resume. */
+const WATCH_TIMEOUT_SECONDS = 60;
+/**
+ * Requests and connections the fake server remembers: its logs are test instrumentation, kept
+ * small so that they do not count as the watches' memory.
+ */
+const RECORD_LIMIT = 100;
+
 /**
  * Holds `namespaces` x 5 resumed watches (one mergeWatches + toStore per namespace) on a
  * FakeKubeApiServer through steady churn and a fault every few seconds, and samples memory and
@@ -106,27 +109,31 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     minutes,
     namespaces: namespaceCount = 10,
     faultEveryMs = 15_000,
-    mutationEveryMs = 25,
-    idleTimeoutMs = 5000,
-    bookmarkIntervalMs = 1000,
-    watchTimeoutSeconds = 60,
     minuteMs = 60_000,
-    sampleEveryMs = Math.min(5000, minuteMs / 5),
     log = () => {},
   } = options;
+  // Memory is sampled every 5 s (after a full GC when `--expose-gc` is on), or a fifth of a
+  // shorter period, so that every period has samples.
+  const sampleEveryMs = Math.min(5000, minuteMs / 5);
   const root = new Prng(seed);
   const mutationRandom = root.fork(1);
   const faultRandom = root.fork(2);
   const jitterRandom = root.fork(3);
   const gc = (globalThis as { gc?: () => void }).gc;
 
-  const server = await FakeKubeApiServer.start({ bookmarkIntervalMs, historySize: 1000 });
+  const server = await FakeKubeApiServer.start({
+    bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
+    historySize: 1000,
+    recordLimit: RECORD_LIMIT,
+  });
   const subscriptions: Subscription[] = [];
   try {
     const credentials = new RotatingCredentials(server, 'soak-token');
     const namespaces = Array.from({ length: namespaceCount }, (_, i) => `soak-${i}`);
     const workload = new Workload(server, Object.values(RESOURCES), namespaces, mutationRandom);
-    const faults = new FaultInjection(server, credentials, faultRandom, { idleTimeoutMs });
+    const faults = new FaultInjection(server, credentials, faultRandom, {
+      idleTimeoutMs: IDLE_TIMEOUT_MS,
+    });
     for (let i = 0; i < 200; i++) workload.mutate();
 
     const checker = new DeliveryChecker(false);
@@ -143,10 +150,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
             {
               namespace,
               // Spread over [0.5, 1.5] x the setting, so the watches do not all end together.
-              timeoutSeconds: Math.round(watchTimeoutSeconds * (0.5 + jitterRandom.next())),
+              timeoutSeconds: Math.round(WATCH_TIMEOUT_SECONDS * (0.5 + jitterRandom.next())),
             },
             {
-              idleTimeoutMs,
+              idleTimeout: IDLE_TIMEOUT_MS,
               onLifecycle: lifecycle.of(`${namespace}/${key}`),
               random: () => jitterRandom.next(),
             },
@@ -205,17 +212,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     };
     await churn({
       durationMs: minutes * minuteMs,
-      mutationEveryMs,
+      mutationEveryMs: MUTATION_EVERY_MS,
       faultEveryMs,
       faults,
       faultRandom,
       mutate: () => workload.mutate(),
       afterStep: (elapsedMs) => {
         if (elapsedMs >= nextSample) {
-          // The fake server's own request and connection logs grow with every request: they are
-          // test instrumentation, not the watches' memory.
-          server.requests.length = 0;
-          server.connectionLog.length = 0;
           gc?.();
           samples.push(process.memoryUsage());
           const kinds = activeHandles();
@@ -300,7 +303,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   }
 }
 
-export function judgeSoak(report: SoakReport): string[] {
+function judgeSoak(report: SoakReport): string[] {
   const failures: string[] = [];
   if (!report.growth) failures.push('fewer than 3 periods: memory flatness cannot be judged');
   else {
@@ -315,7 +318,7 @@ export function judgeSoak(report: SoakReport): string[] {
 
 const pct = (fraction: number) => `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %`;
 
-export function formatMinute(f: MinuteFigures): string {
+function formatMinute(f: MinuteFigures): string {
   const kinds = Object.entries(f.handleKinds)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');

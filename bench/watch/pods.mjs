@@ -122,7 +122,7 @@ function containerStatus(name, image, i) {
 }
 
 /** Pod `i` with the placeholder resourceVersion. */
-export function pod(i) {
+function pod(i) {
   const namespace = `team-${i % 20}`;
   const hash = hex(i % 50, 10);
   const name = `checkout-${hash}-${hex(i, 5)}`;
