@@ -10,14 +10,14 @@
  *
  * kube-rx calls `resolve()` before every request (each list page, each watch connection and
  * each reconnect of a resumed watch), so a token file that is rotated (the kubelet rotates
- * projected service account tokens) is picked up without a restart. One `https.Agent` is shared
- * by every request: its CA verifies the server and its sockets are reused.
+ * projected service account tokens) is picked up without a restart. The connection is plain
+ * data (`server`, `headers`, `tls`): kube-rx verifies the server with its CA and reuses its
+ * connections (keep-alive, HTTP/2 where the server offers it).
  *
  * In your project, import from 'kube-rx' instead of '../src/index.js'.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import https from 'node:https';
 import { pathToFileURL } from 'node:url';
 import { lastValueFrom } from 'rxjs';
 import { fromList, pods } from '../src/index.js';
@@ -36,9 +36,8 @@ export interface TokenConnectionSettings {
   ca?: string | Buffer;
 }
 
-/** A ClusterConnection with a bearer token from `settings.token()` and a verifying https.Agent. */
+/** A ClusterConnection with a bearer token from `settings.token()`, verifying with `settings.ca`. */
 export function tokenConnection(settings: TokenConnectionSettings): ClusterConnection {
-  const agent = new https.Agent({ ca: settings.ca, keepAlive: true });
   return {
     name: settings.name ?? new URL(settings.server).host,
     async resolve() {
@@ -47,7 +46,8 @@ export function tokenConnection(settings: TokenConnectionSettings): ClusterConne
       if (!token) throw new Error('the token is empty');
       return {
         server: settings.server,
-        init: { agent, headers: { Authorization: `Bearer ${token}` } },
+        headers: { Authorization: `Bearer ${token}` },
+        ...(settings.ca !== undefined && { tls: { ca: settings.ca } }),
       };
     },
   };

@@ -309,7 +309,7 @@ describe('watchResource requests', () => {
     const rotating: ClusterConnection = {
       resolve: async () => ({
         server: raw.url,
-        init: { headers: { authorization: `Bearer t${++n}` } },
+        headers: { authorization: `Bearer t${++n}` },
       }),
     };
     await collect(watchResource(rotating, pods));

@@ -7,6 +7,7 @@ export type {
   ListResult,
   Logger,
   ResolvedConnection,
+  ResolvedTls,
   ResourceRef,
   WatchErrorEvent,
   WatchEvent,

@@ -1,5 +1,4 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import type { RequestInit } from 'node-fetch';
 import type { WatchError } from './WatchError.js';
 
 export type { KubernetesObject } from '@kubernetes/client-node';
@@ -33,7 +32,8 @@ export interface ResourceRef<T = KubernetesObject> {
  *   name: 'prod',
  *   resolve: async () => ({
  *     server: 'https://10.0.0.1:6443',
- *     init: { headers: { Authorization: `Bearer ${await readToken()}` }, agent },
+ *     headers: { Authorization: `Bearer ${await readToken()}` },
+ *     tls: { ca: await readFile('/etc/kube/ca.crt') },
  *   }),
  * };
  */
@@ -44,12 +44,39 @@ export interface ClusterConnection {
   resolve(): Promise<ResolvedConnection>;
 }
 
-/** What a {@link ClusterConnection} resolves to: the server URL and node-fetch request options. */
+/**
+ * TLS settings of a connection: PEM material and verification. Verification is on unless
+ * `rejectUnauthorized` is `false`.
+ */
+export interface ResolvedTls {
+  /** The certificate authorities the server's certificate must chain to (PEM). */
+  ca?: string | Buffer;
+  /** A client certificate (PEM), with its `key`. */
+  cert?: string | Buffer;
+  /** The client certificate's private key (PEM). */
+  key?: string | Buffer;
+  /** The name the server's certificate must carry, when not the URL's host (`tls-server-name`). */
+  servername?: string;
+  /** `false` turns verification off (`insecure-skip-tls-verify`). */
+  rejectUnauthorized?: boolean;
+}
+
+/**
+ * What a {@link ClusterConnection} resolves to, transport-neutral: where to connect, which
+ * headers (credentials) every request carries, TLS, a proxy, and whether HTTP/2 may be used.
+ * Exactly this is what kube-rx uses: nothing else is added to or taken from it.
+ */
 export interface ResolvedConnection {
-  /** Base URL of the API server, `https://host:port` (or `http://`), without a trailing path. */
+  /** Base URL of the API server, `https://host:port` (or `http://`), or a proxy's base URL with a path. */
   server: string;
-  /** node-fetch request options every request starts from: `headers` (credentials) and `agent` (TLS). */
-  init: RequestInit;
+  /** Headers every request carries, such as `Authorization`. */
+  headers?: Record<string, string>;
+  /** TLS settings (CA, client certificate, server name, verification). */
+  tls?: ResolvedTls;
+  /** An http(s) proxy URL that requests tunnel through (kubeconfig `proxy-url`). */
+  proxy?: string;
+  /** `false` forces HTTP/1.1; by default HTTP/2 is used where the server offers it (ALPN). */
+  http2?: boolean;
 }
 
 /**

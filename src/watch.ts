@@ -1,8 +1,6 @@
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from './types.js';
 import { linkedAbort } from './sources/abortLink.js';
-import { WatchLineDecoder } from './sources/watchLineDecoder.js';
-import { openWatch, streamFailed } from './sources/watchRequest.js';
-import type { StreamingBody } from './sources/streamingBody.js';
+import { connectWatch, type WatchConnection } from './sources/watchConnection.js';
 
 /** Events decoded and not yet taken by the consumer, past which the socket is paused. */
 const HIGH_WATER_EVENTS = 1024;
@@ -41,46 +39,24 @@ export async function* watchResource<T = KubernetesObject>(
   if (signal?.aborted) return;
   let wake: (() => void) | undefined;
   const { controller, unlink } = linkedAbort(signal, () => wake?.());
-  let body: StreamingBody | undefined;
+  // Events are decoded as the bytes arrive and queued for the consumer; past a bound the
+  // connection is paused until the consumer catches up.
+  let queue: WatchEvent<T>[] = [];
+  let ended = false;
+  let paused = false;
+  let connection: WatchConnection | undefined;
   try {
-    const opened = await openWatch(cluster, resource, options, controller.signal);
-    if (!opened.ok) {
-      if (!controller.signal.aborted) yield { type: 'ERROR', error: opened.error };
-      return;
-    }
-    const stream = (body = opened.body);
-    // Events are decoded as the bytes arrive and queued for the consumer; past a bound the
-    // socket is paused until the consumer catches up.
-    let queue: WatchEvent<T>[] = [];
-    let ended = false;
-    let paused = false;
-    const decoder = new WatchLineDecoder<T>(
-      (event) => {
+    connection = connectWatch<T>(cluster, resource, options, controller.signal, {
+      event: (event) => {
         queue.push(event);
-      },
-      {
-        ...options,
-        resourcePath: opened.resourcePath,
-      },
-    );
-    stream.start({
-      bytes: (buffer, start, end) => {
-        const more = decoder.write(buffer, start, end);
-        if (!more) ended = true;
-        else if (queue.length >= HIGH_WATER_EVENTS && !paused) {
+        if (queue.length >= HIGH_WATER_EVENTS && !paused) {
           paused = true;
-          stream.pause();
+          connection?.pause();
         }
         wake?.();
-        return more;
+        return true;
       },
       end: () => {
-        decoder.end();
-        ended = true;
-        wake?.();
-      },
-      fail: (cause) => {
-        queue.push(streamFailed(opened.resourcePath, cause));
         ended = true;
         wake?.();
       },
@@ -90,7 +66,7 @@ export async function* watchResource<T = KubernetesObject>(
         if (ended) return;
         if (paused) {
           paused = false;
-          stream.resume();
+          connection.resume();
         }
         await new Promise<void>((resolve) => (wake = resolve));
         wake = undefined;
@@ -107,6 +83,6 @@ export async function* watchResource<T = KubernetesObject>(
   } finally {
     unlink();
     controller.abort();
-    body?.release();
+    connection?.close();
   }
 }

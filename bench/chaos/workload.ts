@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { KubernetesObject, V1Deployment, V1Pod } from '@kubernetes/client-node';
-import type { ClusterConnection, ResourceRef } from '../../src/types.js';
+import type { ClusterConnection, ResolvedConnection, ResourceRef } from '../../src/types.js';
 import type { FakeKubeApiServer } from '../../src/testing/index.js';
 import { apiVersionOf, deployments, pods } from '../../src/sources/resources.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
@@ -26,10 +26,10 @@ export class RotatingCredentials implements ClusterConnection {
     server.rotateToken(this.token);
   }
 
-  async resolve(): Promise<{ server: string; init: { headers: Record<string, string> } }> {
+  async resolve(): Promise<ResolvedConnection> {
     return {
       server: this.server.url,
-      init: { headers: { Authorization: `Bearer ${this.token}` } },
+      headers: { Authorization: `Bearer ${this.token}` },
     };
   }
 

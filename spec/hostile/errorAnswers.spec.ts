@@ -153,14 +153,23 @@ describe('hostile error answers to a watch', () => {
     expectClean(await runHostile(raw().kubeConfig()), []);
   });
 
-  it('100 Continue and 103 Early Hints before the real answer are skipped over', async () => {
+  it('103 Early Hints before the real answer are skipped over', async () => {
     raw().handler = (_req, res) => {
-      res.writeContinue();
       res.writeEarlyHints({ link: '</style.css>; rel=preload' });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(line('ADDED', rawPod('a', '1')));
     };
     expectClean(await runHostile(raw().kubeConfig()), ['ADDED']);
+  });
+
+  it('a 100 Continue nobody asked for (no Expect header was sent) is one clean SYSTEM_ERROR', async () => {
+    // undici refuses an unsolicited 100 as a bad response; kube-rx never sends Expect.
+    raw().handler = (_req, res) => {
+      res.writeContinue();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(line('ADDED', rawPod('a', '1')));
+    };
+    expectClean(await runHostile(raw().kubeConfig()), ['ERROR:SYSTEM_ERROR']);
   });
 
   it('Content-Type text/html with valid watch lines still delivers the events', async () => {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import https from 'node:https';
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { fromList } from '../../src/sources/fromList.js';
@@ -73,27 +72,26 @@ describe('TLS verification', () => {
     const connection: ClusterConnection = {
       resolve: async () => ({
         server: server.url,
-        init: { headers: { authorization: `Bearer ${server.token}` } },
+        headers: { authorization: `Bearer ${server.token}` },
       }),
     };
     await refused(connection);
   });
 
-  it('the right CA, from the KubeConfig or from an agent, is accepted', async () => {
+  it('the right CA, from the KubeConfig or from a connection, is accepted', async () => {
     const events = await collect(
       watchResource(kubeConfig({ caData: ca(server) }), pods, { timeoutSeconds: 1 }),
     );
     expect(events.map((e) => e.type)).toEqual(['ADDED']);
-    const agent = new https.Agent({ ca: server.caPem });
     const connection: ClusterConnection = {
       resolve: async () => ({
         server: server.url,
-        init: { agent, headers: { authorization: `Bearer ${server.token}` } },
+        headers: { authorization: `Bearer ${server.token}` },
+        tls: { ca: server.caPem },
       }),
     };
     const list = await firstValueFrom(fromList(connection, pods));
     expect(list.items).toHaveLength(1);
-    agent.destroy();
   });
 
   it('skipTLSVerify, and only skipTLSVerify, turns verification off', async () => {

@@ -128,15 +128,10 @@ describe('connection resolution', () => {
       expect(events).toEqual([]);
       expect(tls.requests).toHaveLength(1);
       const resolved = await resolveConnection(kc);
-      expect(
-        (resolved.init.agent as unknown as { options: { rejectUnauthorized?: boolean } }).options
-          .rejectUnauthorized,
-      ).toBe(false);
+      expect(resolved.tls?.rejectUnauthorized).toBe(false);
       const verified = await resolveConnection(tls.kubeConfig());
-      expect(
-        (verified.init.agent as unknown as { options: { rejectUnauthorized?: boolean } }).options
-          .rejectUnauthorized,
-      ).not.toBe(false);
+      expect(verified.tls?.rejectUnauthorized).not.toBe(false);
+      expect(verified.tls?.ca).toBeDefined();
     } finally {
       await tls.stop();
     }

@@ -1,20 +1,18 @@
-import http from 'node:http';
-import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { RequestInit } from 'node-fetch';
-import type { Cluster, ClusterConnection, ResolvedConnection } from '../types.js';
+import type https from 'node:https';
+import type { Cluster, ClusterConnection, ResolvedConnection, ResolvedTls } from '../types.js';
 
 /** True when `cluster` is a KubeConfig (rather than a custom {@link ClusterConnection}). */
 function isKubeConfig(cluster: Cluster): cluster is KubeConfig {
   return (
     cluster instanceof KubeConfig ||
-    typeof (cluster as unknown as KubeConfig).applyToFetchOptions === 'function'
+    typeof (cluster as unknown as KubeConfig).applyToHTTPSOptions === 'function'
   );
 }
 
 /**
  * A {@link ClusterConnection} for one context of a KubeConfig (the current one by default),
- * without changing the KubeConfig's own current context.
+ * without changing the KubeConfig's own current context. `http2: false` forces HTTP/1.1.
  *
  * @example
  * const staging = kubeConfigConnection(kc, { context: 'staging' });
@@ -22,7 +20,7 @@ function isKubeConfig(cluster: Cluster): cluster is KubeConfig {
  */
 export function kubeConfigConnection(
   kubeConfig: KubeConfig,
-  { context }: { context?: string } = {},
+  { context, http2 }: { context?: string; http2?: boolean } = {},
 ): ClusterConnection {
   let config = kubeConfig;
   if (context !== undefined && context !== kubeConfig.getCurrentContext()) {
@@ -36,17 +34,24 @@ export function kubeConfigConnection(
       currentContext: context,
     });
   }
-  return { name: config.getCurrentContext(), resolve: () => resolveKubeConfig(config) };
+  return {
+    name: config.getCurrentContext(),
+    resolve: async () => {
+      const resolved = await resolveKubeConfig(config);
+      return http2 === false ? { ...resolved, http2: false } : resolved;
+    },
+  };
 }
 
 /**
  * Resolves where to connect and with which credentials, afresh for each request, so exec
  * plugins and token files that rotate are picked up on every reconnect. TLS settings (CA,
- * client certificates, skipTLSVerify only when the config says so) come with the agent.
- * Rejects with a message that says why, and never carries a credential.
+ * client certificates, `tls-server-name`, skipTLSVerify only when the config says so) come
+ * from client-node's public `applyToHTTPSOptions`. A custom connection's value is used as it
+ * resolved. Rejects with a message that says why, and never carries a credential.
  *
  * @example
- * const { server, init } = await resolveConnection(kc);
+ * const { server, headers, tls } = await resolveConnection(kc);
  */
 export async function resolveConnection(cluster: Cluster): Promise<ResolvedConnection> {
   if (cluster === null || typeof cluster !== 'object') throw new Error('no cluster given');
@@ -62,14 +67,20 @@ export async function resolveConnection(cluster: Cluster): Promise<ResolvedConne
 async function resolveKubeConfig(kubeConfig: KubeConfig): Promise<ResolvedConnection> {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('the kubeconfig has no current cluster (no current context?)');
-  const options = (await kubeConfig.applyToFetchOptions({})) as unknown as RequestInit & {
-    headers?: unknown;
-  };
-  return {
-    server: cluster.server,
-    // node-fetch's `timeout` would also bound the body, and a watch is meant to stay open.
-    init: { agent: options.agent, headers: plainHeaders(options.headers) },
-  };
+  const options: https.RequestOptions = {};
+  await kubeConfig.applyToHTTPSOptions(options);
+  const headers = plainHeaders(options.headers);
+  if (options.auth && headers.authorization === undefined)
+    headers.authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  const tls: ResolvedTls = {};
+  if (options.ca) tls.ca = options.ca as string | Buffer;
+  if (options.cert) tls.cert = options.cert as string | Buffer;
+  if (options.key) tls.key = options.key as string | Buffer;
+  if (options.servername) tls.servername = options.servername;
+  if (options.rejectUnauthorized === false) tls.rejectUnauthorized = false;
+  const resolved: ResolvedConnection = { server: cluster.server, headers, tls };
+  if (cluster.proxyUrl) resolved.proxy = cluster.proxyUrl;
+  return resolved;
 }
 
 /** Headers as a plain object, whatever form they came in (Headers, array pairs or a record). */
@@ -88,10 +99,4 @@ export function plainHeaders(headers: unknown): Record<string, string> {
     }
   }
   return out;
-}
-
-/** The agent a request uses: the connection's own, or a fresh one that verifies TLS. */
-export function agentFor(server: string, agent: unknown): http.Agent {
-  if (agent instanceof http.Agent) return agent;
-  return server.startsWith('https:') ? new https.Agent() : new http.Agent();
 }

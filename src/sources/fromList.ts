@@ -2,9 +2,9 @@ import { Observable } from 'rxjs';
 import type { WatchError } from '../WatchError.js';
 import type { Cluster, KubernetesObject, ListOptions, ListResult, ResourceRef } from '../types.js';
 import { linkedAbort } from './abortLink.js';
-import { openRequest, readBounded } from './httpRequest.js';
+import { requestText } from './request.js';
 import { resourcePath } from './resourcePath.js';
-import { badRequest, networkError, parseError } from './statusError.js';
+import { badRequest, parseError } from './statusError.js';
 
 /**
  * The page size when `limit` is not given.
@@ -109,19 +109,12 @@ async function listPages<T>(
       if (options.resourceVersionMatch)
         query.set('resourceVersionMatch', options.resourceVersionMatch);
     }
-    const opened = await openRequest(cluster, path, query, signal);
-    if (!opened.ok) {
-      if (token && opened.error.statusCode === 410) throw new ExpiredContinueError(opened.error);
-      throw opened.error;
+    const answer = await requestText(cluster, path, query, signal, MAX_PAGE_BYTES);
+    if (!answer.ok) {
+      if (token && answer.error.statusCode === 410) throw new ExpiredContinueError(answer.error);
+      throw answer.error;
     }
-    let text: string;
-    try {
-      text = await readBounded(opened.response.body, MAX_PAGE_BYTES);
-    } catch (cause) {
-      throw networkError(path, cause, 'reading the list failed');
-    } finally {
-      opened.response.release();
-    }
+    const text = answer.text;
     let page: any;
     try {
       page = JSON.parse(text);

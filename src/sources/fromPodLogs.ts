@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import type { Cluster } from '../types.js';
-import { openStream } from './streamingBody.js';
+import { openStream } from './request.js';
 import { streamResponse } from './streamResponse.js';
 import { LineFramer } from './lineFramer.js';
 import { assertSegment, resourcePath } from './resourcePath.js';

@@ -2,9 +2,8 @@ import { Observable } from 'rxjs';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import { fromList } from './fromList.js';
 import { createWatchSource, type WatchSource } from './WatchSource.js';
-import { WatchLineDecoder } from './watchLineDecoder.js';
-import { openWatch, streamFailed } from './watchRequest.js';
-import { streamResponse } from './streamResponse.js';
+import { linkedAbort } from './abortLink.js';
+import { connectWatch } from './watchConnection.js';
 
 /**
  * A cold Observable of one watch: each subscription sends one request with exactly the request,
@@ -45,8 +44,9 @@ export function fromWatch<T = KubernetesObject>(
 }
 
 /**
- * One connection. Events go straight from the decoder into the subscriber, with no generator
- * step or promise per event; decoding stops at the event after which the subscriber is closed.
+ * One connection over the watch core. Events go straight from the decoder into the subscriber,
+ * with no generator step or promise per event; decoding stops at the event after which the
+ * subscriber is closed.
  */
 function watchConnection<T>(
   cluster: Cluster,
@@ -54,36 +54,16 @@ function watchConnection<T>(
   options: WatchOptions,
 ): Observable<WatchEvent<T>> {
   return new Observable<WatchEvent<T>>((subscriber) => {
-    let resourcePath = '';
-    let decoder: WatchLineDecoder<T> | undefined;
-    return streamResponse(
-      subscriber,
-      options.signal,
-      async (signal) => {
-        const opened = await openWatch(cluster, resource, options, signal);
-        resourcePath = opened.resourcePath;
-        if (opened.ok) {
-          const emit = (event: WatchEvent<T>) => (subscriber.next(event), !subscriber.closed);
-          decoder = new WatchLineDecoder<T>(emit, { ...options, resourcePath });
-        }
-        return opened;
-      },
-      {
-        failed: (failure) => {
-          subscriber.next({ type: 'ERROR', error: failure });
-          subscriber.complete();
-        },
-        bytes: (buffer, start, end) =>
-          decoder!.write(buffer, start, end) || (subscriber.complete(), false),
-        end: () => {
-          decoder!.end();
-          subscriber.complete();
-        },
-        broken: (cause) => {
-          subscriber.next(streamFailed(resourcePath, cause));
-          subscriber.complete();
-        },
-      },
-    );
+    if (options.signal?.aborted) return subscriber.complete();
+    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
+    const connection = connectWatch<T>(cluster, resource, options, controller.signal, {
+      event: (event) => (subscriber.next(event), !subscriber.closed),
+      end: () => subscriber.complete(),
+    });
+    return () => {
+      unlink();
+      controller.abort();
+      connection.close();
+    };
   });
 }

@@ -2,7 +2,7 @@ import type { Subscriber, TeardownLogic } from 'rxjs';
 import type { WatchError } from '../WatchError.js';
 import { linkedAbort } from './abortLink.js';
 import { networkError } from './statusError.js';
-import type { StreamingBody, StreamOpenResult } from './streamingBody.js';
+import type { StreamingBody, StreamOpenResult } from './request.js';
 
 /** What a streaming source does with its one response. */
 export interface StreamHandlers {

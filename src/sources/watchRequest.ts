@@ -1,6 +1,6 @@
 import type { WatchError } from '../WatchError.js';
 import type { Cluster, ResourceRef, WatchErrorEvent, WatchOptions } from '../types.js';
-import { openStream, type StreamOpenResult } from './streamingBody.js';
+import { openStream, type StreamOpenResult } from './request.js';
 import { resourcePath } from './resourcePath.js';
 import { badRequest, networkError } from './statusError.js';
 

@@ -1,10 +1,9 @@
-import http from 'node:http';
-import https from 'node:https';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { lastValueFrom, toArray } from 'rxjs';
+import { fromList } from '../../src/sources/fromList.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import { pods } from '../../src/sources/resources.js';
-import type { ClusterConnection, WatchEvent } from '../../src/types.js';
+import type { ClusterConnection, ResolvedConnection, WatchEvent } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
@@ -16,18 +15,19 @@ const names = (events: WatchEvent[]) =>
     e.type === 'ERROR' ? `ERROR:${e.error.errorType}` : (e.object.metadata?.name ?? ''),
   );
 
-/** A ClusterConnection for the raw server with the given node-fetch options. */
-function connection(raw: RawServer, init: Record<string, unknown>, server = raw.url) {
+/** A ClusterConnection that resolves to exactly this (the raw server's URL by default). */
+function connection(raw: RawServer, resolved: Partial<ResolvedConnection> = {}): ClusterConnection {
   return {
     name: 'custom',
     resolve: async () => ({
-      server,
-      init: { headers: { authorization: 'Bearer custom-token' }, ...init },
+      server: raw.url,
+      headers: { authorization: 'Bearer custom-token' },
+      ...resolved,
     }),
-  } as ClusterConnection;
+  };
 }
 
-describe('the streaming transport', () => {
+describe('the transport (undici)', () => {
   let raw: RawServer;
   beforeAll(async () => {
     raw = await RawServer.start();
@@ -43,13 +43,12 @@ describe('the streaming transport', () => {
     line('MODIFIED', rawPod('a', '2')),
   ]);
 
-  it("sends a KubeConfig's watch with kube-rx's own HTTP/1.1 client, one connection closed after", async () => {
+  it("sends a KubeConfig's watch with its credentials, kube-rx's user agent and no compression", async () => {
     raw.handler = answer;
     const events = await collect(watchResource(raw.kubeConfig('kc-token'), pods));
     expect(names(events)).toEqual(['a', 'a']);
     const { headers } = raw.requests[0];
     expect(headers['user-agent']).toBe('kube-rx');
-    expect(headers.connection).toBe('close');
     expect(headers.authorization).toBe('Bearer kc-token');
     expect(headers.accept).toBe('application/json');
     expect(headers['accept-encoding']).toBeUndefined();
@@ -58,36 +57,32 @@ describe('the streaming transport', () => {
 
   it('keeps the path prefix of a server URL (a cluster behind a proxy path)', async () => {
     raw.handler = answer;
-    const prefixed = connection(raw, { agent: new http.Agent() }, `${raw.url}/k8s/clusters/c-1/`);
+    const prefixed = connection(raw, { server: `${raw.url}/k8s/clusters/c-1/` });
     const events = await lastValueFrom(fromWatch(prefixed, pods).pipe(toArray()));
     expect(names(events)).toEqual(['a', 'a']);
     expect(raw.requests[0].path).toBe('/k8s/clusters/c-1/api/v1/pods');
-    expect(raw.requests[0].headers['user-agent']).toBe('kube-rx');
-  });
-
-  it('hands an agent of another kind (a proxy agent, say) to node-fetch, with the same results', async () => {
-    raw.handler = answer;
-    let connects = 0;
-    class CountingAgent extends http.Agent {
-      override createConnection(...args: Parameters<http.Agent['createConnection']>) {
-        connects++;
-        return super.createConnection(...args);
-      }
-    }
-    const custom = connection(raw, { agent: new CountingAgent() });
-    const viaGenerator = await collect(watchResource(custom, pods));
-    const viaObservable = await lastValueFrom(fromWatch(custom, pods).pipe(toArray()));
-    expect(names(viaGenerator)).toEqual(['a', 'a']);
-    expect(names(viaObservable)).toEqual(['a', 'a']);
-    expect(connects).toBe(2);
-    expect(raw.requests.map((r) => r.headers['user-agent'])).toEqual([
-      expect.stringMatching(/node-fetch/),
-      expect.stringMatching(/node-fetch/),
-    ]);
     expect(raw.requests[0].headers.authorization).toBe('Bearer custom-token');
   });
 
-  it('through node-fetch too, a body cut short (Content-Length or chunked) is a SYSTEM_ERROR after the complete events', async () => {
+  it('uses exactly what a custom connection resolves: its headers, and credentials in its URL', async () => {
+    raw.handler = answer;
+    const custom = connection(raw, { headers: { 'X-Tenant': 'blue', Authorization: 'Bearer c' } });
+    const withUserInfo = connection(raw, {
+      server: raw.url.replace('http://', 'http://user:pw@'),
+      headers: {},
+    });
+    for (const cluster of [custom, withUserInfo])
+      expect(names(await collect(watchResource(cluster, pods)))).toEqual(['a', 'a']);
+    expect(raw.requests[0].headers).toMatchObject({
+      'x-tenant': 'blue',
+      authorization: 'Bearer c',
+    });
+    expect(raw.requests[1].headers.authorization).toBe(
+      `Basic ${Buffer.from('user:pw').toString('base64')}`,
+    );
+  });
+
+  it('a body cut short (Content-Length or chunked) is a SYSTEM_ERROR after the complete events', async () => {
     const event = line('ADDED', rawPod('a', '1'));
     for (const framing of ['content-length', 'chunked']) {
       raw.handler = (req, res) => {
@@ -98,9 +93,8 @@ describe('the streaming transport', () => {
         res.write(event + '{"type":"ADDED","obj');
         setTimeout(() => req.socket.destroy(), 20);
       };
-      const proxied = connection(raw, { agent: new (class extends http.Agent {})() });
-      const viaGenerator = await collect(watchResource(proxied, pods));
-      const viaObservable = await lastValueFrom(fromWatch(proxied, pods).pipe(toArray()));
+      const viaGenerator = await collect(watchResource(connection(raw), pods));
+      const viaObservable = await lastValueFrom(fromWatch(connection(raw), pods).pipe(toArray()));
       for (const events of [viaGenerator, viaObservable])
         expect({ framing, events: names(events) }).toEqual({
           framing,
@@ -109,35 +103,22 @@ describe('the streaming transport', () => {
     }
   });
 
-  it('hands other node-fetch options, and credentials in the URL, to node-fetch', async () => {
-    raw.handler = answer;
-    const withOptions = connection(raw, { agent: new http.Agent(), size: 0 });
-    const withUserInfo = connection(raw, {}, raw.url.replace('http://', 'http://user:pw@'));
-    for (const cluster of [withOptions, withUserInfo])
-      expect(names(await collect(watchResource(cluster, pods)))).toEqual(['a', 'a']);
-    expect(raw.requests.map((r) => r.headers['user-agent'])).toEqual([
-      expect.stringMatching(/node-fetch/),
-      expect.stringMatching(/node-fetch/),
-    ]);
-  });
-
-  it('refuses a credential that would break the request, naming the header but not the value', async () => {
+  it('refuses a credential that would break the request, without its value in the message', async () => {
     const broken = connection(raw, { headers: { authorization: 'Bearer x\r\nx-injected: 1' } });
     const events = await collect(watchResource(broken, pods));
     expect(names(events)).toEqual(['ERROR:SYSTEM_ERROR']);
     const error = (events[0] as Extract<WatchEvent, { type: 'ERROR' }>).error;
-    expect(error.message).toMatch(/authorization header/);
+    expect(error.message).toMatch(/authorization/i);
     expect(error.message).not.toMatch(/Bearer|injected/);
     expect(raw.requests).toEqual([]);
   });
 
-  it('reports what Node refuses before connecting (a port out of range, an unreadable client certificate) as data', async () => {
-    const badPort = connection(raw, { agent: new http.Agent() }, 'http://127.0.0.1:70000');
-    const badCert = connection(
-      raw,
-      { agent: new https.Agent({ cert: 'not a certificate', key: 'not a key' }) },
-      'https://127.0.0.1:1',
-    );
+  it('reports what is refused before connecting (a port out of range, an unreadable client certificate) as data', async () => {
+    const badPort = connection(raw, { server: 'http://127.0.0.1:70000' });
+    const badCert = connection(raw, {
+      server: 'https://127.0.0.1:1',
+      tls: { cert: 'not a certificate', key: 'not a key' },
+    });
     for (const cluster of [badPort, badCert]) {
       const viaGenerator = await collect(watchResource(cluster, pods));
       const viaObservable = await lastValueFrom(fromWatch(cluster, pods).pipe(toArray()));
@@ -160,8 +141,8 @@ describe('the streaming transport', () => {
           controller.abort();
           return 'Bearer late-abort';
         },
-      };
-      const cluster = connection(raw, { agent: new http.Agent(), headers });
+      } as Record<string, string>;
+      const cluster = connection(raw, { headers });
       const options = { signal: controller.signal };
       const events =
         watch === 'watchResource'
@@ -170,6 +151,35 @@ describe('the streaming transport', () => {
       expect({ watch, events }).toEqual({ watch, events: [] });
     }
     expect(raw.requests).toEqual([]);
+  });
+
+  it('list pages and reconnects reuse one keep-alive connection', async () => {
+    const seen = new Set<unknown>();
+    raw.handler = (req, res) => {
+      seen.add(req.socket);
+      const query = new URL(req.url!, 'http://x').searchParams;
+      if (query.get('watch') === 'true')
+        return streamChunks([line('ADDED', rawPod('w', '3'))])(req, res);
+      const page = Number(query.get('continue') ?? '0');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          metadata: { resourceVersion: '3', ...(page < 2 && { continue: String(page + 1) }) },
+          items: [rawPod(`p${page}`, '3')],
+        }),
+      );
+    };
+    const list = await lastValueFrom(fromList(raw.kubeConfig(), pods, { limit: 1 }));
+    expect(list.items.map((p) => (p as { metadata: { name: string } }).metadata.name)).toEqual([
+      'p0',
+      'p1',
+      'p2',
+    ]);
+    for (let i = 0; i < 3; i++) await collect(watchResource(raw.kubeConfig(), pods));
+    expect(raw.requests).toHaveLength(6);
+    expect(seen.size).toBe(1);
+    // An idle keep-alive connection does not stay: it closes after a short idle time.
+    await raw.waitForNoSockets(2000);
   });
 
   it('stops reading while a watchResource consumer is not pulling, and loses nothing after', async () => {

@@ -1,0 +1,190 @@
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import { WatchError } from '../WatchError.js';
+import { headerValue, type ResponseBody, type ResponseHead } from '../transport/body.js';
+import { exchange } from '../transport/exchange.js';
+import type { Cluster, ResolvedConnection } from '../types.js';
+import { resolveConnection } from './connection.js';
+import { redactSecrets, rememberCredentials } from './credentials.js';
+import { answerToWatchError, networkError } from './statusError.js';
+
+/** The most of an error body read to find its Status: error pages can be large, or endless. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Decoders of the content encodings a list answer may come in, each bounded in output. */
+const DECODERS: Record<
+  string,
+  (bytes: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>
+> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
+
+/** The open body of a streaming answer (a watch, a followed log). */
+export type StreamingBody = ResponseBody;
+
+/** A 2xx answer with its body to read, or the request's failure as a {@link WatchError}. */
+export type StreamOpenResult =
+  { ok: true; body: StreamingBody; head: ResponseHead } | { ok: false; error: WatchError };
+
+/**
+ * Sends one GET of `resourcePath?query` and returns the open body of a 2xx answer, or the
+ * failure as a {@link WatchError}: credentials that cannot be resolved (401, nothing sent),
+ * network failures and malformed answers (SYSTEM_ERROR, 0, whatever status the answer had),
+ * non-2xx answers mapped from their Status body (at most 64 KiB read) and Retry-After.
+ * Redirects are never followed. Never rejects.
+ */
+export async function openStream(
+  cluster: Cluster,
+  resourcePath: string,
+  query: URLSearchParams,
+  signal: AbortSignal,
+  { accept = 'application/json', gzip = false }: { accept?: string; gzip?: boolean } = {},
+): Promise<StreamOpenResult> {
+  try {
+    let connection: ResolvedConnection;
+    try {
+      connection = await resolveConnection(cluster);
+    } catch (cause) {
+      return { ok: false, error: unresolved(resourcePath, cause) };
+    }
+    if (signal.aborted) return aborted(resourcePath);
+    const headers: Record<string, string> = { accept, 'user-agent': 'kube-rx' };
+    if (gzip) headers['accept-encoding'] = 'gzip';
+    const sent = { ...headers, ...lowerCaseKeys(connection.headers) };
+    rememberCredentials(connection.server, sent);
+    const search = query.toString();
+    const result = await exchange(connection, {
+      path: resourcePath + (search ? `?${search}` : ''),
+      headers,
+      signal,
+    });
+    if (result.kind === 'aborted') return aborted(resourcePath);
+    if (result.kind === 'failed')
+      return { ok: false, error: networkError(resourcePath, result.cause) };
+    const { head, body } = result;
+    if (head.statusCode >= 200 && head.statusCode <= 299) return { ok: true, body, head };
+    return { ok: false, error: await errorAnswer(head, body, resourcePath) };
+  } catch (cause) {
+    // Every failure is a result, so that the generator never throws; this one would be a bug.
+    return { ok: false, error: networkError(resourcePath, cause) };
+  }
+}
+
+/**
+ * Sends one GET for a whole JSON answer (a list page; gzip accepted) and reads it, up to
+ * `limit` bytes: its text, or the failure as a {@link WatchError} (a body cut short or
+ * malformed is SYSTEM_ERROR). Never rejects.
+ */
+export async function requestText(
+  cluster: Cluster,
+  resourcePath: string,
+  query: URLSearchParams,
+  signal: AbortSignal,
+  limit: number,
+): Promise<{ ok: true; text: string } | { ok: false; error: WatchError }> {
+  const opened = await openStream(cluster, resourcePath, query, signal, { gzip: true });
+  if (!opened.ok) return opened;
+  const read = await readBody(opened.body, limit);
+  if (signal.aborted) return aborted(resourcePath);
+  if (!read.ok)
+    return {
+      ok: false,
+      error: networkError(resourcePath, read.cause, 'reading the answer failed'),
+    };
+  if (read.truncated) {
+    return {
+      ok: false,
+      error: networkError(resourcePath, new Error(`the answer is longer than ${limit} bytes`)),
+    };
+  }
+  let bytes = read.bytes;
+  const encoding = headerValue(opened.head, 'content-encoding')?.trim().toLowerCase();
+  const decode = encoding ? DECODERS[encoding] : undefined;
+  if (decode) {
+    try {
+      bytes = await decode(bytes, { maxOutputLength: limit });
+    } catch (cause) {
+      const error = networkError(resourcePath, cause, 'the answer could not be decompressed');
+      return { ok: false, error };
+    }
+  }
+  return { ok: true, text: bytes.toString('utf8') };
+}
+
+/** Reads a body to its end, or up to `limit` bytes (then releases it: `truncated`). */
+export function readBody(
+  body: ResponseBody,
+  limit: number,
+): Promise<{ ok: true; bytes: Buffer; truncated: boolean } | { ok: false; cause: unknown }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.start({
+      bytes: (buffer, start, end) => {
+        const take = Math.min(end - start, limit - size);
+        chunks.push(Buffer.from(buffer.subarray(start, start + take)));
+        size += take;
+        if (size < limit) return true;
+        resolve({ ok: true, bytes: Buffer.concat(chunks, size), truncated: true });
+        return false;
+      },
+      end: () => resolve({ ok: true, bytes: Buffer.concat(chunks, size), truncated: false }),
+      fail: (cause) => resolve({ ok: false, cause }),
+    });
+  });
+}
+
+/**
+ * The {@link WatchError} of a non-2xx answer, from its status, Retry-After and the Status in
+ * the start of its body. A body that breaks (bad framing, shorter than its length) makes the
+ * answer malformed: SYSTEM_ERROR, not what its status claims.
+ */
+async function errorAnswer(
+  head: ResponseHead,
+  body: ResponseBody,
+  resourcePath: string,
+): Promise<WatchError> {
+  const read = await readBody(body, MAX_ERROR_BODY_BYTES);
+  body.release();
+  if (!read.ok)
+    return networkError(resourcePath, read.cause, `a malformed ${head.statusCode} answer`);
+  return answerToWatchError(
+    {
+      statusCode: head.statusCode,
+      statusText: head.statusText,
+      retryAfter: headerValue(head, 'retry-after'),
+      body: read.bytes.toString('utf8'),
+    },
+    resourcePath,
+  );
+}
+
+function unresolved(resourcePath: string, cause: unknown): WatchError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new WatchError(redactSecrets(`could not resolve credentials: ${why} (${resourcePath})`), {
+    errorType: 'UNAUTHORIZED_ERROR',
+    statusCode: 401,
+    resourcePath,
+  });
+}
+
+/** The result of a request that `signal` aborted. */
+export function aborted(resourcePath: string): { ok: false; error: WatchError } {
+  return {
+    ok: false,
+    error: new WatchError(`aborted (${resourcePath})`, {
+      errorType: 'SYSTEM_ERROR',
+      statusCode: 0,
+      resourcePath,
+    }),
+  };
+}
+
+function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers ?? {})) out[key.toLowerCase()] = String(value);
+  return out;
+}

@@ -1,0 +1,93 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** Where a {@link ResponseBody} delivers its bytes. */
+export interface BodySink {
+  /** Bytes `buffer[start, end)`, valid only during the call; false stops the delivery. */
+  bytes(buffer: Buffer, start: number, end: number): boolean;
+  /** The body is complete. */
+  end(): void;
+  /** The body failed mid-way (never called after `release()`). */
+  fail(cause: unknown): void;
+}
+
+/** The open body of an answer, whatever protocol carries it. */
+export interface ResponseBody {
+  /** Starts delivering to `sink`, synchronously from each chunk. Call once. */
+  start(sink: BodySink): void;
+  /** Stops reading (backpressure) until `resume()`. */
+  pause(): void;
+  resume(): void;
+  /** Cancels the request if it is still running (socket closed, or stream reset); idempotent. */
+  release(): void;
+}
+
+/** The status line and headers of an answer. */
+export interface ResponseHead {
+  statusCode: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** What one request came to. */
+export type ExchangeResult =
+  | { kind: 'answer'; head: ResponseHead; body: ResponseBody }
+  | { kind: 'failed'; cause: unknown }
+  | { kind: 'aborted' };
+
+/** One header's value as one string (repeated headers joined). */
+export function headerValue(head: ResponseHead, name: string): string | undefined {
+  const value = head.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Holds what a protocol delivers before the consumer calls `start()`, and hands the rest over
+ * as it comes. Protocol adapters extend it and implement the flow control.
+ */
+export abstract class BufferedBody implements ResponseBody {
+  protected sink: BodySink | undefined;
+  /** Released, ended or failed: nothing more is delivered. */
+  protected closed = false;
+  private early: Buffer[] = [];
+  private earlyEnd = false;
+  private earlyFailure: { cause: unknown } | undefined;
+
+  start(sink: BodySink): void {
+    this.sink = sink;
+    const early = this.early;
+    this.early = [];
+    for (const chunk of early) {
+      if (!sink.bytes(chunk, 0, chunk.length)) return this.release();
+    }
+    if (this.earlyFailure) sink.fail(this.earlyFailure.cause);
+    else if (this.earlyEnd) sink.end();
+    else this.resume();
+  }
+
+  abstract pause(): void;
+  abstract resume(): void;
+  abstract release(): void;
+
+  /** A chunk from the protocol: delivered, or held until `start()`. */
+  protected deliver(chunk: Buffer): void {
+    if (this.closed) return;
+    if (!this.sink) {
+      this.early.push(chunk);
+      this.pause();
+    } else if (!this.sink.bytes(chunk, 0, chunk.length)) this.release();
+  }
+
+  protected deliverEnd(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.sink) this.sink.end();
+    else this.earlyEnd = true;
+  }
+
+  protected deliverFailure(cause: unknown): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.sink) this.sink.fail(cause);
+    else this.earlyFailure = { cause };
+  }
+}

@@ -1,0 +1,63 @@
+import type { ResolvedConnection } from '../types.js';
+import type { ExchangeResult } from './body.js';
+import { poolFor } from './dispatchers.js';
+
+/** One GET, as the sources ask for it. */
+export interface ExchangeRequest {
+  /** The path below the server's base URL and the query, encoded (`/api/v1/pods?watch=true`). */
+  path: string;
+  /** Headers besides the connection's own (which win for credentials). */
+  headers: Record<string, string>;
+  signal: AbortSignal;
+}
+
+/**
+ * The one way kube-rx sends a request: a GET to the resolved connection, exactly as resolved
+ * (server, headers, TLS, proxy, protocol), never following a redirect. Resolves once the
+ * answer's head arrived, with its body still to be read; a request that could not be made is a
+ * `failed` result (never a rejection), one that `signal` aborted is `aborted`.
+ *
+ * @example
+ * const result = await exchange(await resolveConnection(kc), { path: '/version', headers: {}, signal });
+ */
+export async function exchange(
+  connection: ResolvedConnection,
+  request: ExchangeRequest,
+): Promise<ExchangeResult> {
+  if (request.signal.aborted) return { kind: 'aborted' };
+  try {
+    const url = new URL(connection.server);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error(`unsupported protocol ${url.protocol}`);
+    const headers = { ...request.headers, ...lowerCaseKeys(connection.headers) };
+    if ((url.username || url.password) && headers.authorization === undefined) {
+      const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+    }
+    const pool = poolFor({
+      origin: url.origin,
+      tls: connection.tls,
+      proxy: connection.proxy,
+    });
+    const base = url.pathname.replace(/\/+$/, '');
+    return await pool.send({
+      origin: url.origin,
+      path: base + request.path,
+      headers,
+      signal: request.signal,
+      servername: connection.tls?.servername || undefined,
+    });
+  } catch (cause) {
+    // Options refused before anything is sent (an unparsable URL, a port out of range...).
+    return request.signal.aborted ? { kind: 'aborted' } : { kind: 'failed', cause };
+  }
+}
+
+function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined && value !== null) out[key.toLowerCase()] = String(value);
+  }
+  return out;
+}

@@ -1,0 +1,156 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { BufferedBody, type ExchangeResult } from './body.js';
+
+/** What an exchange sends: a GET of `path` on `origin`. */
+export interface OutgoingRequest {
+  origin: string;
+  /** Path and query, already encoded. */
+  path: string;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  /** The TLS server name, when it is not the origin's host (`tls-server-name`). */
+  servername?: string;
+}
+
+/**
+ * Sends one GET through an undici dispatcher with a dispatch handler: body chunks go to the
+ * consumer as undici hands them over (no stream, promise or event per chunk), `pause()` and
+ * `resume()` are undici's flow control, and `release()` aborts the request, which on HTTP/1.1
+ * closes its socket at any moment (before the head too). Resolves once the head arrived.
+ */
+export function sendThrough(
+  dispatcher: Dispatcher,
+  request: OutgoingRequest,
+  hooks: ExchangeHooks,
+): Promise<ExchangeResult> {
+  return new Promise((settle) => {
+    const exchange = new UndiciExchange(request.signal, settle, hooks);
+    try {
+      dispatcher.dispatch(
+        {
+          origin: request.origin,
+          path: request.path,
+          method: 'GET',
+          headers: request.headers,
+          ...(request.servername ? { servername: request.servername } : {}),
+        } as Dispatcher.DispatchOptions,
+        exchange,
+      );
+    } catch (cause) {
+      exchange.onResponseError(undefined, cause as Error);
+    }
+  });
+}
+
+/** What the connection pool does for an exchange. */
+export interface ExchangeHooks {
+  /** Cancels the request while it runs, so that the server sees it at once. */
+  cancel(): void;
+  /** The exchange is over (ended, failed or released), called once. */
+  done(): void;
+}
+
+class UndiciExchange extends BufferedBody implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private settled = false;
+  private released = false;
+  private over = false;
+  private running = false;
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly settle: (result: ExchangeResult) => void,
+    private readonly hooks: ExchangeHooks,
+  ) {
+    super();
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Aborted while the request waited for a connection: it is not sent.
+    if (this.released) controller.abort(abortError());
+    else this.running = true;
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    statusMessage?: string,
+  ): void {
+    this.controller = controller;
+    // 100 Continue, 103 Early Hints...: the answer is still to come.
+    if (this.released || statusCode < 200) return;
+    // Nothing is read past the head until a consumer starts reading.
+    controller.pause();
+    this.finish({
+      kind: 'answer',
+      head: { statusCode, statusText: statusMessage ?? '', headers },
+      body: this,
+    });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.deliver(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.finished();
+    this.deliverEnd();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.finished();
+    if (!this.settled) {
+      this.finish(this.released ? { kind: 'aborted' } : { kind: 'failed', cause: error });
+    } else if (!this.released) this.deliverFailure(error);
+  }
+
+  pause(): void {
+    this.controller?.pause();
+  }
+
+  resume(): void {
+    if (this.sink && !this.closed) this.controller?.resume();
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.signal.removeEventListener('abort', this.onAbort);
+    const ended = this.closed;
+    this.closed = true;
+    if (ended || this.over) return;
+    // Running: its socket is closed. Waiting for a connection: it is dropped when it gets one.
+    if (this.running) this.hooks.cancel();
+    else this.controller?.abort(abortError());
+  }
+
+  private finished(): void {
+    if (this.over) return;
+    this.over = true;
+    this.running = false;
+    this.hooks.done();
+  }
+
+  private readonly onAbort = (): void => {
+    this.release();
+    this.finish({ kind: 'aborted' });
+  };
+
+  private finish(result: ExchangeResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(result);
+  }
+}
+
+function abortError(): Error {
+  const error = new Error('the request was aborted');
+  error.name = 'AbortError';
+  return error;
+}
