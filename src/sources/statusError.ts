@@ -42,7 +42,7 @@ export function statusToWatchError(
       errorType: errorTypeForStatus(code),
       statusCode: code,
       resourcePath,
-      ...(reason !== undefined && { reason }),
+      ...(reason !== undefined && { reason: redactSecrets(reason) }),
       ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
       ...(isStatus(status) && { status: redactDeep(status) }),
     },
