@@ -3,40 +3,45 @@
 // the connection, and the pipeline must reconnect from its cursor each time, never relist, and
 // lose or repeat nothing. Real HTTP against FakeKubeApiServer, real timers.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { resourceVersionOf } from '../../src/operators/internal/events.js';
-import type { LifecycleEvent } from '../../src/operators/resumeFromResourceVersion.js';
+import type { Subscription } from 'rxjs';
+import {
+  resumeFromResourceVersion,
+  withBookmarks,
+  type LifecycleEvent,
+} from '../../src/operators/index.js';
+import { fromWatch } from '../../src/sources/fromWatch.js';
 import { pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
-import type { KubernetesObject } from '../../src/types.js';
-import { PipelineRecording, keyOfEvent, resumedWatch } from '../support/resumedPipeline.js';
+import type { KubernetesObject, WatchEvent } from '../../src/types.js';
 import { sleep, until } from '../support/wait.js';
 
 const IDLE_TIMEOUT = 300;
 
 let server: FakeKubeApiServer | undefined;
-let recording: PipelineRecording | undefined;
+let subscription: Subscription | undefined;
 afterEach(async () => {
-  recording?.unsubscribe();
+  subscription?.unsubscribe();
   await server?.stop();
-  server = recording = undefined;
+  server = subscription = undefined;
 });
 
+type ObjectEvent = Exclude<WatchEvent, { type: 'ERROR' }>;
+const versionOf = (e: ObjectEvent) => e.object.metadata?.resourceVersion;
+const keyOf = (e: ObjectEvent) => `${e.object.metadata?.namespace}/${e.object.metadata?.name}`;
+const isChange = (e: WatchEvent): e is Exclude<ObjectEvent, { type: 'BOOKMARK' }> =>
+  e.type !== 'ERROR' && e.type !== 'BOOKMARK';
+
 /** `key@resourceVersion` of every change the pipeline delivered (initial listing included). */
-const deliveredChanges = (rec: PipelineRecording) =>
-  rec.events.flatMap((e) =>
-    e.type === 'ERROR' || e.type === 'BOOKMARK'
-      ? []
-      : [`${e.type} ${keyOfEvent(e)}@${resourceVersionOf(e)}`],
-  );
+const deliveredChanges = (events: WatchEvent[]) =>
+  events.filter(isChange).map((e) => `${e.type} ${keyOf(e)}@${versionOf(e)}`);
 
 /** The objects the delivered events leave, as `key@resourceVersion`, sorted. */
-function storeOf(rec: PipelineRecording): string[] {
+function storeOf(events: WatchEvent[]): string[] {
   const store = new Map<string, string>();
-  for (const e of rec.events) {
-    if (e.type === 'ERROR' || e.type === 'BOOKMARK') continue;
-    if (e.type === 'DELETED') store.delete(keyOfEvent(e));
-    else store.set(keyOfEvent(e), `${keyOfEvent(e)}@${resourceVersionOf(e)}`);
+  for (const e of events.filter(isChange)) {
+    if (e.type === 'DELETED') store.delete(keyOf(e));
+    else store.set(keyOf(e), `${keyOf(e)}@${versionOf(e)}`);
   }
   return [...store.values()].sort();
 }
@@ -58,28 +63,25 @@ describe('withBookmarks + resumeFromResourceVersion against a server that never 
     created('a');
     created('b');
 
-    const rec = (recording = new PipelineRecording());
-    // What each reconnect asked for, beside the version of the last change delivered before it.
+    const events: WatchEvent[] = [];
+    const lifecycle: LifecycleEvent[] = [];
+    let failed: unknown;
+    // What each reconnect asked for, beside the version of the last event delivered before it.
     const reconnects: Array<{ asked: string | undefined; cursor: string | undefined }> = [];
     const onLifecycle = (event: LifecycleEvent) => {
-      rec.onLifecycle(event);
+      lifecycle.push(event);
       if (event.type !== 'connecting') return;
-      const last = rec.events.filter((e) => e.type !== 'ERROR').at(-1);
-      reconnects.push({ asked: event.resourceVersion, cursor: last && resourceVersionOf(last) });
+      const last = events.filter((e): e is ObjectEvent => e.type !== 'ERROR').at(-1);
+      reconnects.push({ asked: event.resourceVersion, cursor: last && versionOf(last) });
     };
-    rec.subscribe(
-      resumedWatch<KubernetesObject>(
-        s.kubeConfig(),
-        pods,
-        {},
-        {
-          idleTimeout: IDLE_TIMEOUT,
-          random: () => 0.01,
-          onLifecycle,
-        },
-      ),
-    );
-    await until(() => rec.synced, 'the initial listing');
+    // The recommended pipeline, as a consumer writes it.
+    subscription = fromWatch<KubernetesObject>(s.kubeConfig(), pods)
+      .pipe(
+        withBookmarks({ idleTimeout: IDLE_TIMEOUT }),
+        resumeFromResourceVersion({ random: () => 0.01, onLifecycle }),
+      )
+      .subscribe({ next: (e) => events.push(e), error: (e: unknown) => (failed = e) });
+    await until(() => lifecycle.some((e) => e.type === 'relist-end'), 'the initial listing');
 
     // Quiet spells longer than the idle timeout between bursts of changes.
     const plan: Array<[gapMs: number, change: () => void]> = [
@@ -114,23 +116,23 @@ describe('withBookmarks + resumeFromResourceVersion against a server that never 
       change();
     }
     await until(
-      () => storeOf(rec).join() === serverObjects(s).join(),
+      () => storeOf(events).join() === serverObjects(s).join(),
       () =>
-        `the store ${JSON.stringify(storeOf(rec))} to equal the server ${JSON.stringify(serverObjects(s))}`,
+        `the store ${JSON.stringify(storeOf(events))} to equal the server ${JSON.stringify(serverObjects(s))}`,
     );
     await sleep(2 * IDLE_TIMEOUT); // one more quiet spell at the end
 
-    expect(rec.errored).toBe(false);
+    expect(failed).toBeUndefined();
     // Every change once, in order; nothing else.
-    expect(deliveredChanges(rec)).toEqual(made);
-    expect(storeOf(rec)).toEqual(serverObjects(s));
+    expect(deliveredChanges(events)).toEqual(made);
+    expect(storeOf(events)).toEqual(serverObjects(s));
     // Several idle timeouts happened, each ended by the pipeline as an idle connection.
-    const idle = rec.lifecycle.filter(
-      ({ event }) => event.type === 'disconnected' && /idle/.test(event.error?.message ?? ''),
+    const idle = lifecycle.filter(
+      (event) => event.type === 'disconnected' && /idle/.test(event.error?.message ?? ''),
     );
     expect(idle.length).toBeGreaterThanOrEqual(4);
     // One list (the first); every reconnect asked for the version of the last change delivered.
-    expect(rec.steps.filter((step) => step === 'relist-start')).toHaveLength(1);
+    expect(lifecycle.filter((event) => event.type === 'relist-start')).toHaveLength(1);
     expect(s.requests.filter((r) => !r.watch)).toHaveLength(1);
     expect(reconnects.length).toBeGreaterThanOrEqual(idle.length);
     for (const { asked, cursor } of reconnects) expect(asked).toBe(cursor);
