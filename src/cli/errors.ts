@@ -1,4 +1,5 @@
 import { WatchError } from '../WatchError.js';
+import { replaceControlCharacters } from '../security/sanitizeText.js';
 
 /**
  * A failure the command reports as one line on stderr before exiting with `exitCode`
@@ -13,7 +14,7 @@ export class CliError extends Error {
     message: string,
     readonly exitCode = 1,
   ) {
-    super(message);
+    super(replaceControlCharacters(message)); // it goes to a terminal, and may quote a server
   }
 }
 
@@ -35,7 +36,8 @@ export interface FailureContext {
  */
 export function describeFailure(error: unknown, ctx: FailureContext): string {
   if (!(error instanceof WatchError)) {
-    return `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
+    const message = error instanceof Error ? error.message : String(error);
+    return `unexpected failure: ${replaceControlCharacters(message)}`;
   }
   switch (error.errorType) {
     case 'NOT_FOUND':

@@ -1,5 +1,6 @@
 import { WatchError, errorTypeForStatus } from '../WatchError.js';
-import { redactDeep, redactSecrets, redactedCause } from './credentials.js';
+import { redactDeep, redactedCause } from './credentials.js';
+import { serverTextForMessage } from '../security/sanitizeText.js';
 
 /** A Kubernetes `Status` object, as far as kube-rx reads it. */
 export interface KubeStatus {
@@ -37,12 +38,12 @@ export function statusToWatchError(
       : (fallbackMessage ?? reason ?? `status ${code}`);
   const retryAfterSeconds = retryAfter(s.details?.retryAfterSeconds, retryAfterHeader);
   return new WatchError(
-    redactSecrets(`${code}${reason ? ` ${reason}` : ''}: ${detail} (${resourcePath})`),
+    serverTextForMessage(`${code}${reason ? ` ${reason}` : ''}: ${detail} (${resourcePath})`),
     {
       errorType: errorTypeForStatus(code),
       statusCode: code,
       resourcePath,
-      ...(reason !== undefined && { reason }),
+      ...(reason !== undefined && { reason: serverTextForMessage(reason) }),
       ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
       ...(isStatus(status) && { status: redactDeep(status) }),
     },
@@ -115,7 +116,7 @@ export function networkError(
   what = 'request failed',
 ): WatchError {
   const detail = cause instanceof Error ? cause.message : String(cause);
-  return new WatchError(redactSecrets(`${what}: ${detail} (${resourcePath})`), {
+  return new WatchError(serverTextForMessage(`${what}: ${detail} (${resourcePath})`), {
     errorType: 'SYSTEM_ERROR',
     statusCode: 0,
     resourcePath,

@@ -16,6 +16,7 @@ export type {
   FailOptions,
   FakeKubeApiServerOptions,
   FakeServerFaults,
+  Http2Records,
   KubeConfigOptions,
   RecordedRequest,
 } from './fakeKubeApiServer/types.js';

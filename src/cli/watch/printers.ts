@@ -1,6 +1,10 @@
 import type { WatchObjectEvent } from '../../types.js';
 import { defaultKey } from '../../operators/internal/events.js';
 import type { TableLayout } from './columns.js';
+import {
+  escapeJsonControlCharacters,
+  replaceControlCharacters,
+} from '../../security/sanitizeText.js';
 
 /** Turns watch events into output lines. */
 export interface EventPrinter {
@@ -61,7 +65,8 @@ export class TablePrinter implements EventPrinter {
   }
 
   private cells(event: WatchObjectEvent): string[] {
-    const cells = this.layout.cells(event.object, this.now());
+    // Names, statuses and reasons are the server's text: no control character reaches the terminal.
+    const cells = this.layout.cells(event.object, this.now()).map(replaceControlCharacters);
     if (event.type === 'DELETED') cells[this.layout.deletedColumn] = this.layout.deletedText;
     return cells;
   }
@@ -76,7 +81,10 @@ export class TablePrinter implements EventPrinter {
 export class JsonLinesPrinter implements EventPrinter {
   constructor(private readonly writeLine: (line: string) => void) {}
   event(event: WatchObjectEvent): void {
-    this.writeLine(JSON.stringify({ type: event.type, object: event.object }));
+    // The same JSON, with the C1 controls JSON.stringify leaves raw escaped as \uXXXX too.
+    this.writeLine(
+      escapeJsonControlCharacters(JSON.stringify({ type: event.type, object: event.object })),
+    );
   }
   synced(): void {}
 }
@@ -88,7 +96,9 @@ export class NamePrinter implements EventPrinter {
     private readonly writeLine: (line: string) => void,
   ) {}
   event(event: WatchObjectEvent): void {
-    this.writeLine(`${this.nameKind}/${event.object.metadata?.name ?? ''}`);
+    this.writeLine(
+      `${this.nameKind}/${replaceControlCharacters(event.object.metadata?.name ?? '')}`,
+    );
   }
   synced(): void {}
 }

@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import { constants as h2 } from 'node:http2';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { FaultInjector } from './faults.js';
 import { buildKubeConfig } from './kubeConfig.js';
@@ -15,6 +16,7 @@ import type {
   ConnectionLogEntry,
   FakeKubeApiServerOptions,
   FakeServerFaults,
+  Http2Records,
   KubeConfigOptions,
   RecordedRequest,
 } from './types.js';
@@ -81,11 +83,16 @@ export class FakeKubeApiServer {
         this.waiters.notify();
       },
     };
+    const maxConcurrentStreams = options.maxConcurrentStreams ?? 100;
+    if (!Number.isInteger(maxConcurrentStreams) || maxConcurrentStreams < 1) {
+      throw new RangeError(
+        `maxConcurrentStreams must be a positive integer: ${maxConcurrentStreams}`,
+      );
+    }
     this.listener = new HttpListener(
-      tls,
+      { tls, http2: options.http2 ?? true, maxConcurrentStreams, recordLimit },
       (req, res) => handleRequest(this.ctx, req, res),
       () => this.waiters.notify(),
-      recordLimit,
     );
   }
 
@@ -142,6 +149,17 @@ export class FakeKubeApiServer {
   /** Watch responses streaming right now. */
   get openWatches(): number {
     return this.ctx.watches.size;
+  }
+
+  /**
+   * What the server saw of HTTP/2 (with `tls`): sessions, streams, resets by the client.
+   *
+   * @example
+   * await server.waitForRequests(2);
+   * expect(server.http2.sessions).toBe(1); // both requests shared one session
+   */
+  get http2(): Http2Records {
+    return this.listener.http2.records;
   }
 
   /** Every socket opening and closing, in order. */
@@ -238,6 +256,44 @@ export class FakeKubeApiServer {
     const objects = this.ctx.objects;
     objects.expire();
     for (const watch of [...this.ctx.watches]) watch.expire(objects.rv);
+  }
+
+  /**
+   * Closes every open watch now, abruptly (no final chunk over HTTP/1.1, RST_STREAM over
+   * HTTP/2), as a crashing API server or a cut network would. Clients resume or relist.
+   *
+   * @example
+   * server.disconnectAll();
+   * await server.waitForRequests(2); // the client came back
+   */
+  disconnectAll(): void {
+    for (const watch of [...this.ctx.watches]) watch.disconnect();
+  }
+
+  /**
+   * Sends HTTP/2 GOAWAY (`errorCode`, default NO_ERROR) on every open session. NO_ERROR closes
+   * each gracefully, as kube-apiserver's `--goaway-chance` does: open streams (watches) go on
+   * until they end or the client closes them; new requests need a new session. Another code
+   * (e.g. `ENHANCE_YOUR_CALM`, 11) is a session error: the session and its streams end now.
+   *
+   * @example
+   * server.goaway();
+   * await until(() => server.http2.sessions === 2, 'a new session');
+   */
+  goaway(errorCode: number = h2.NGHTTP2_NO_ERROR): void {
+    this.listener.http2.goaway(errorCode);
+  }
+
+  /**
+   * Resets every open HTTP/2 stream now (RST_STREAM `errorCode`, default INTERNAL_ERROR): each
+   * request fails, its session lives on. Returns how many streams were reset.
+   *
+   * @example
+   * server.resetStreams();
+   * expect(server.http2.openSessions).toBe(1);
+   */
+  resetStreams(errorCode: number = h2.NGHTTP2_INTERNAL_ERROR): number {
+    return this.listener.http2.resetStreams(errorCode);
   }
 
   /**

@@ -30,6 +30,36 @@ export interface FakeKubeApiServerOptions {
    * half is dropped, so a server that runs for days (the CLI's demo cluster) stays bounded.
    */
   recordLimit?: number;
+  /**
+   * With `tls`: offer HTTP/2 through ALPN (`h2`, HTTP/1.1 still accepted), as kube-apiserver
+   * does (default true). `false` serves HTTP/1.1 only. Plain HTTP is always HTTP/1.1.
+   */
+  http2?: boolean;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS sent to HTTP/2 clients (default 100 as Go's http2). */
+  maxConcurrentStreams?: number;
+}
+
+/**
+ * What the server saw of HTTP/2 ({@link FakeKubeApiServer.http2}).
+ *
+ * @example
+ * expect(server.http2).toMatchObject({ sessions: 1, openStreams: 3, streamsResetByClient: 0 });
+ */
+export interface Http2Records {
+  /** HTTP/2 sessions opened since start. */
+  sessions: number;
+  /** HTTP/2 sessions open now. */
+  openSessions: number;
+  /** Streams open now in each open session, in the order the sessions opened. */
+  openStreamsPerSession: number[];
+  /** Streams (requests) opened since start. */
+  streams: number;
+  /** Streams open now. */
+  openStreams: number;
+  /** The most streams that were open at once. */
+  peakOpenStreams: number;
+  /** Streams the client reset (RST_STREAM) while their session lived on. */
+  streamsResetByClient: number;
 }
 
 /**
@@ -64,6 +94,8 @@ export interface RecordedRequest {
   at: number;
   /** Id of the connection it came on ({@link ConnectionLogEntry.id}). */
   connectionId: number;
+  /** `'1.1'` or `'2.0'`. */
+  httpVersion: string;
 }
 
 /**
@@ -144,9 +176,12 @@ export interface FailOptions {
  * server.faults.reset();
  */
 export interface FakeServerFaults {
-  /** The next watch connection(s) are destroyed (socket.destroy) after `events` events. */
+  /**
+   * The next watch connection(s) are cut after `events` events: over HTTP/1.1 the socket closes
+   * without the final chunk, over HTTP/2 the stream is reset (RST_STREAM INTERNAL_ERROR).
+   */
   dropAfter(events: number, opts?: { times?: number }): void;
-  /** The next watch writes the first half of the bytes of an event line, then is destroyed. */
+  /** The next watch writes the first half of the bytes of an event line, then is cut. */
   cutLine(opts?: { afterEvents?: number }): void;
   /** The next watch sends its headers, then nothing at all (no bookmarks) for `ms`, then goes on. */
   stall(ms: number): void;

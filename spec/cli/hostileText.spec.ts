@@ -1,0 +1,121 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { V1Pod } from '@kubernetes/client-node';
+import { pods } from '../../src/sources/resources.js';
+import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import { pod } from '../../src/testing/marbles/builders.js';
+import { buildCli } from './support/cliBuild.js';
+import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+
+jest.setTimeout(40_000);
+
+// Text from the server reaches the user's terminal through `kube-rx watch`: object names in the
+// table, in -o name and -o json, Status messages on stderr. None of it may carry a control
+// character to the terminal (kubectl's CVE-2021-25743). HOSTILE sets the terminal's title to
+// PWNED, rings, erases the line and goes back to its start; CSI is C1's one-character ESC [.
+const HOSTILE = '\u001b]0;PWNED\u0007\u001b[2K\r';
+const CSI = '\u009b';
+const EVIL_NAME = `evil${HOSTILE}${CSI}2J`;
+// Newlines end the lines the harness splits; any other control character is a failure.
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+let main: string;
+let server: FakeKubeApiServer;
+let env: NodeJS.ProcessEnv;
+const running: CliProcess[] = [];
+
+function start(...args: string[]): CliProcess {
+  const cli = CliProcess.start(main, args, env);
+  running.push(cli);
+  return cli;
+}
+
+beforeAll(async () => {
+  main = await buildCli();
+  server = await FakeKubeApiServer.start({ bookmarkIntervalMs: 200 });
+  env = isolatedEnv({ KUBECONFIG: writeKubeConfig(server.kubeConfig()) });
+  const waiting: V1Pod['status'] = {
+    phase: 'Pending',
+    containerStatuses: [
+      {
+        name: 'main',
+        image: 'nginx',
+        imageID: '',
+        ready: false,
+        restartCount: 0,
+        state: { waiting: { reason: `Crash${HOSTILE}` } },
+      },
+    ],
+  };
+  server.create(pods, pod(EVIL_NAME, '', { status: waiting }));
+  server.create(pods, pod('web-1', ''));
+}, 60_000);
+
+afterEach(async () => {
+  const stopping = running.splice(0);
+  for (const cli of stopping) cli.kill();
+  await Promise.all(stopping.map((cli) => cli.exited));
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('kube-rx watch with control characters in server text', () => {
+  it('the table shows names and statuses with their control characters replaced', async () => {
+    const cli = start('watch', 'pods');
+    await cli.waitForStdout(/^web-1/);
+    cli.interrupt();
+    const result = await cli.exited;
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(CONTROL_BUT_NEWLINE);
+    const row = result.stdout.split('\n').find((l) => l.startsWith('evil'));
+    expect(row).toMatch(
+      /^evil\\u001b\]0;PWNED\\u0007\\u001b\[2K\\u000d\\u009b2J\s+0\/1\s+Crash\\u001b/,
+    );
+    // Columns are as wide as the replaced text: the rows stay aligned.
+    const lines = result.stdout.split('\n');
+    expect(lines[0].indexOf('READY')).toBe(row!.indexOf('0/1'));
+  });
+
+  it('-o name replaces them too', async () => {
+    const cli = start('watch', 'pods', '-o', 'name');
+    await cli.waitForStdout(/^pod\/web-1$/);
+    cli.interrupt();
+    const result = await cli.exited;
+    expect(result.stdout).not.toMatch(CONTROL_BUT_NEWLINE);
+    expect(result.stdout).toContain('pod/evil\\u001b]0;PWNED\\u0007');
+  });
+
+  it('-o json keeps the exact name, escaped as JSON (C1 included)', async () => {
+    const cli = start('watch', 'pods', '-o', 'json');
+    await cli.waitForStdout(/"web-1"/);
+    cli.interrupt();
+    const result = await cli.exited;
+    expect(result.stdout).not.toMatch(CONTROL_BUT_NEWLINE);
+    const names = result.stdout
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { object: V1Pod }).object.metadata?.name);
+    expect(names).toContain(EVIL_NAME);
+  });
+
+  it('a 403 Status message on stderr has them replaced, and the command exits 1', async () => {
+    server.faults.fail(403, { reason: `Forbidden${CSI}`, message: `no access${HOSTILE}` });
+    const result = await CliProcess.run(main, ['watch', 'pods'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no access\\u001b]0;PWNED\\u0007\\u001b[2K\\u000d');
+    expect(result.stderr).not.toMatch(CONTROL_BUT_NEWLINE);
+  });
+
+  it('a retried 503 reported on stderr has them replaced', async () => {
+    server.faults.fail(503, { message: `overloaded${HOSTILE}` });
+    const cli = start('watch', 'pods');
+    await cli.waitForStderr(/reconnecting in .*overloaded/);
+    await cli.waitForStdout(/^web-1/);
+    cli.interrupt();
+    const result = await cli.exited;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('overloaded\\u001b]0;PWNED');
+    expect(result.stderr).not.toMatch(CONTROL_BUT_NEWLINE);
+  });
+});
