@@ -1,6 +1,7 @@
 import type { ResolvedConnection } from '../types.js';
 import type { ExchangeResult } from './body.js';
-import { poolFor } from './dispatchers.js';
+import { connectionsFor } from './connections.js';
+import type { OutgoingRequest } from './http1Exchange.js';
 
 /** One GET, as the sources ask for it. */
 export interface ExchangeRequest {
@@ -34,19 +35,28 @@ export async function exchange(
       const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
       headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
     }
-    const pool = poolFor({
+    const connections = connectionsFor({
       origin: url.origin,
       tls: connection.tls,
       proxy: connection.proxy,
     });
     const base = url.pathname.replace(/\/+$/, '');
-    return await pool.send({
+    const outgoing: OutgoingRequest = {
       origin: url.origin,
       path: base + request.path,
       headers,
       signal: request.signal,
       servername: connection.tls?.servername || undefined,
-    });
+    };
+    // HTTP/2 where the server offers it (ALPN), unless the connection says `http2: false`.
+    if (url.protocol === 'https:' && connection.http2 !== false) {
+      const sessions = connections.http2();
+      if (sessions.protocol !== 'http/1.1') {
+        const sent = await sessions.send(outgoing);
+        if (sent) return sent;
+      }
+    }
+    return await connections.http1.send(outgoing);
   } catch (cause) {
     // Options refused before anything is sent (an unparsable URL, a port out of range...).
     return request.signal.aborted ? { kind: 'aborted' } : { kind: 'failed', cause };

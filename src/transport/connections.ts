@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { buildConnector } from 'undici';
+import type { ResolvedTls } from '../types.js';
+import { Http1Pool } from './http1Pool.js';
+import { Http2Sessions } from './http2Sessions.js';
+import { proxyConnector } from './proxyTunnel.js';
+import { settingsKey, socketOptions } from './settings.js';
+
+/** Targets kept at once; the least recently used beyond this is closed once its requests end. */
+const MAX_TARGETS = 32;
+
+/** What makes two requests share connections: the same origin, TLS material and proxy. */
+export interface Target {
+  /** `https://host:port` or `http://host:port`. */
+  origin: string;
+  tls: ResolvedTls | undefined;
+  /** The proxy URL, when the request goes through one. */
+  proxy: string | undefined;
+}
+
+/** The connections kube-rx keeps to one target: HTTP/1.1 ones, and HTTP/2 sessions (https). */
+export interface TargetConnections {
+  http1: Http1Pool;
+  /** Made on first use: only https targets that may speak HTTP/2 have them. */
+  http2(): Http2Sessions;
+}
+
+const targets = new Map<string, TargetConnections>();
+
+/**
+ * The connections of a target, made once and kept (keep-alive: lists, logs and reconnects
+ * reuse them). Sockets have TCP keep-alive, connecting and the response head are bounded, a body
+ * is not; idle connections are unref'd and closed after `keepAliveIdleMs`, so they never keep
+ * the process alive.
+ */
+export function connectionsFor(target: Target): TargetConnections {
+  const key = targetKey(target);
+  let found = targets.get(key);
+  if (found) {
+    // Most recently used last.
+    targets.delete(key);
+    targets.set(key, found);
+    return found;
+  }
+  let http2: Http2Sessions | undefined;
+  const made: TargetConnections = {
+    http1: new Http1Pool(target.origin, connectorFor(target, false)),
+    http2: () =>
+      (http2 ??= new Http2Sessions(
+        new URL(target.origin),
+        connectorFor(target, true),
+        target.tls?.servername || undefined,
+      )),
+  };
+  targets.set(key, made);
+  if (targets.size > MAX_TARGETS) {
+    const [oldestKey, oldest] = targets.entries().next().value as [string, TargetConnections];
+    targets.delete(oldestKey);
+    // Graceful: the requests they carry (watches, say) run to their end first.
+    oldest.http1.close();
+    if (http2) oldest.http2().close();
+  }
+  found = made;
+  return found;
+}
+
+/** The TLS options of a connection to the API server (verification on unless turned off). */
+export function tlsOptions(tls: ResolvedTls | undefined): Record<string, unknown> {
+  if (!tls) return {};
+  const options: Record<string, unknown> = {};
+  if (tls.ca !== undefined) options.ca = tls.ca;
+  if (tls.cert !== undefined) options.cert = tls.cert;
+  if (tls.key !== undefined) options.key = tls.key;
+  if (tls.servername !== undefined && tls.servername !== '') options.servername = tls.servername;
+  if (tls.rejectUnauthorized === false) options.rejectUnauthorized = false;
+  return options;
+}
+
+/**
+ * How a target's sockets are made: straight to the server, or tunnelled through its proxy;
+ * `http2` offers `h2` by ALPN as well as `http/1.1`.
+ */
+function connectorFor({ tls, proxy }: Target, http2: boolean): buildConnector.connector {
+  const toServer = buildConnector({ ...socketOptions(), ...tlsOptions(tls), allowH2: http2 });
+  return proxy === undefined ? toServer : proxyConnector(proxy, toServer);
+}
+
+function targetKey({ origin, tls, proxy }: Target): string {
+  const hash = createHash('sha256');
+  for (const part of [
+    origin,
+    proxy ?? '',
+    tls?.ca ?? '',
+    tls?.cert ?? '',
+    tls?.key ?? '',
+    tls?.servername ?? '',
+    String(tls?.rejectUnauthorized ?? ''),
+    settingsKey(),
+  ]) {
+    hash.update(typeof part === 'string' ? part : part.toString('latin1'));
+    hash.update('\0');
+  }
+  return hash.digest('base64');
+}

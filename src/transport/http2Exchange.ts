@@ -1,0 +1,152 @@
+import http2 from 'node:http2';
+import type { IncomingHttpHeaders } from 'node:http';
+import { BufferedBody, type ExchangeResult } from './body.js';
+import type { OutgoingRequest } from './http1Exchange.js';
+import { transportSettings } from './settings.js';
+
+const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR } = http2.constants;
+
+/** Headers HTTP/2 forbids (RFC 9113 8.2.2) or carries as pseudo-headers. */
+const CONNECTION_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/**
+ * One GET as one HTTP/2 stream of a session. Body chunks go to the consumer as the stream
+ * hands them over; `pause()`/`resume()` are the stream's flow control (only this stream stops);
+ * `release()` resets the stream (RST_STREAM CANCEL): the server sees it at once, the session
+ * lives on. `fail()` is how the session fails its streams (GOAWAY, a dead or broken session).
+ */
+export class Http2Exchange extends BufferedBody {
+  private stream: http2.ClientHttp2Stream | undefined;
+  private settled = false;
+  private released = false;
+  private headTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly request: OutgoingRequest,
+    private readonly settle: (result: ExchangeResult) => void,
+    /** Called once when the stream is over, whatever ended it. */
+    private readonly onOver: () => void,
+  ) {
+    super();
+    request.signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Opens the stream on `session`. */
+  open(session: http2.ClientHttp2Session): void {
+    if (this.released) return this.over();
+    const headers: http2.OutgoingHttpHeaders = { ':method': 'GET', ':path': this.request.path };
+    for (const [name, value] of Object.entries(this.request.headers)) {
+      if (!CONNECTION_HEADERS.has(name)) headers[name] = value;
+    }
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = session.request(headers, { endStream: true });
+    } catch (cause) {
+      // A header Node refuses (a control character in a credential, say): nothing was sent.
+      return this.fail(cause);
+    }
+    this.stream = stream;
+    this.headTimer = setTimeout(
+      () => this.fail(new Error('the response headers did not arrive in time (headers timeout)')),
+      transportSettings.headersTimeoutMs,
+    );
+    this.headTimer.unref?.();
+    stream.on('response', (head: IncomingHttpHeaders & http2.IncomingHttpStatusHeader) => {
+      const statusCode = Number(head[':status']);
+      // 1xx answers come as 'headers' events, not 'response': this is the answer.
+      clearTimeout(this.headTimer);
+      stream.pause();
+      const responseHeaders: IncomingHttpHeaders = {};
+      for (const [name, value] of Object.entries(head)) {
+        if (name[0] !== ':') responseHeaders[name] = value as string;
+      }
+      this.finish({
+        kind: 'answer',
+        head: { statusCode, statusText: '', headers: responseHeaders },
+        body: this,
+      });
+    });
+    stream.on('data', (chunk: Buffer) => this.deliver(chunk));
+    stream.on('end', () => {
+      this.deliverEnd();
+      this.over();
+    });
+    stream.on('error', (cause) => this.fail(cause));
+    stream.on('close', () => {
+      // A stream reset by the server (or closed with its session) before its end.
+      if (!this.closed && !this.released) {
+        const code = stream.rstCode;
+        this.fail(
+          new Error(
+            code !== undefined && code !== NGHTTP2_NO_ERROR
+              ? `the server reset the stream (HTTP/2 error code ${code})`
+              : 'the stream closed before its end',
+          ),
+        );
+      }
+      this.over();
+    });
+  }
+
+  /** The request or its body failed: before the head a `failed` result, after it a broken body. */
+  fail(cause: unknown): void {
+    clearTimeout(this.headTimer);
+    if (!this.settled) {
+      this.finish(this.released ? { kind: 'aborted' } : { kind: 'failed', cause });
+    } else if (!this.released) this.deliverFailure(cause);
+    this.closeStream();
+    if (!this.stream) this.over();
+  }
+
+  pause(): void {
+    this.stream?.pause();
+  }
+
+  resume(): void {
+    if (this.sink && !this.closed) this.stream?.resume();
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.closed = true;
+    this.request.signal.removeEventListener('abort', this.onAbort);
+    clearTimeout(this.headTimer);
+    this.closeStream();
+    if (!this.stream) this.over();
+  }
+
+  private closeStream(): void {
+    const stream = this.stream;
+    // RST_STREAM CANCEL unless the stream already ended both ways.
+    if (stream && !stream.closed && !stream.destroyed) stream.close(NGHTTP2_CANCEL);
+  }
+
+  private readonly onAbort = (): void => {
+    this.release();
+    this.finish({ kind: 'aborted' });
+  };
+
+  private finish(result: ExchangeResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(result);
+  }
+
+  private isOver = false;
+
+  private over(): void {
+    if (this.isOver) return;
+    this.isOver = true;
+    clearTimeout(this.headTimer);
+    this.request.signal.removeEventListener('abort', this.onAbort);
+    this.onOver();
+  }
+}
