@@ -1,7 +1,8 @@
 import type { Observable } from 'rxjs';
 import { fromWatch } from '../sources/fromWatch.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import { resumeFromResourceVersion, type ResumeConfig } from './resumeFromResourceVersion.js';
+import type { ResumeConfig } from './ResumeConfig.js';
+import { resumeFromResourceVersion } from './resumeFromResourceVersion.js';
 import { withBookmarks, type WithBookmarksConfig } from './withBookmarks.js';
 
 /**
