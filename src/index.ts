@@ -39,3 +39,6 @@ export {
   replicasets,
 } from './sources/resources.js';
 export * from './operators/index.js';
+export { metadataOnly } from './shapes/metadataOnly.js';
+export { stripManagedFields } from './shapes/stripManagedFields.js';
+export type { ObjectTransform, V1PartialObjectMetadata } from './types.js';

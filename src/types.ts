@@ -1,4 +1,4 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject, V1ObjectMeta } from '@kubernetes/client-node';
 import type { WatchError } from './WatchError.js';
 
 export type { KubernetesObject } from '@kubernetes/client-node';
@@ -21,7 +21,34 @@ export interface ResourceRef<T = KubernetesObject> {
   apiVersion: string;
   /** Lower-case plural name of the resource, as in its URL, e.g. `'pods'`. */
   plural: string;
+  /**
+   * What lists and watches carry: whole objects (`'object'`, the default) or only their
+   * metadata (`'metadata'`: PartialObjectMetadata, see `metadataOnly`).
+   */
+  shape?: 'object' | 'metadata';
 }
+
+/**
+ * An object reduced to its metadata, as the API server sends it for `Accept:
+ * ...;as=PartialObjectMetadata;g=meta.k8s.io;v=v1` (what a `metadataOnly` resource yields).
+ *
+ * @example
+ * fromWatch(kc, metadataOnly(pods)).subscribe((e) => e.type !== 'ERROR' && console.log(e.object.metadata.name));
+ */
+export interface V1PartialObjectMetadata {
+  /** Always `'meta.k8s.io/v1'`. */
+  apiVersion: 'meta.k8s.io/v1';
+  /** Always `'PartialObjectMetadata'`. */
+  kind: 'PartialObjectMetadata';
+  /** The object's metadata, as the server has it. */
+  metadata: V1ObjectMeta;
+}
+
+/**
+ * Runs on each object as it is decoded (watch events and list items), before anything queues,
+ * stores or compares it; it may change the object it is given (nothing else holds it yet).
+ */
+export type ObjectTransform = (object: any) => any;
 
 /**
  * Where a watch connects and with which credentials, for custom credential sources.
@@ -133,6 +160,15 @@ export interface WatchOptions {
   strict?: boolean;
   /** The longest line accepted, in bytes (default 16 MiB). */
   maxLineBytes?: number;
+  /**
+   * Applied once to each object as it is decoded (ADDED, MODIFIED and DELETED objects and list
+   * items, never BOOKMARK or ERROR objects), before anything is queued, stored or compared;
+   * what it returns is what every operator sees. A transform that throws makes that line
+   * unreadable (logged and skipped; PARSE_ERROR with `strict`). E.g. `stripManagedFields`.
+   */
+  transform?: ObjectTransform;
+  /** Page size of the lists made from this source (`list()`, and the lists of resume); 500. */
+  limit?: number;
 }
 
 /** The type of a watch event that carries an object. */
@@ -188,12 +224,20 @@ export interface ListOptions {
   labelSelector?: string;
   /** Field selector, e.g. `'status.phase=Running'`. */
   fieldSelector?: string;
-  /** List at (or not older than) this version; unset: the most recent state. */
+  /**
+   * List at (or not older than) this version. Unset (the default): a consistent read of the most
+   * recent state from storage; `'0'`: whatever the API server's cache holds (cheaper, may be stale).
+   */
   resourceVersion?: string;
   /** How `resourceVersion` is interpreted. */
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
   /** Page size (default 500). */
   limit?: number;
+  /**
+   * Applied once to each item as it is decoded, before it is collected (see
+   * {@link WatchOptions.transform}); a transform that throws fails the list (PARSE_ERROR).
+   */
+  transform?: ObjectTransform;
   /** Aborting it ends the list and releases its connection. */
   signal?: AbortSignal;
   /** Where oddities (such as a restarted list) are reported (default: silent). */

@@ -28,7 +28,10 @@ export interface WatchSource<T = KubernetesObject> extends Observable<WatchEvent
   readonly options: Readonly<WatchOptions>;
   /** A new cold source whose options are these options with `patch` applied (`undefined` unsets). */
   withOptions(patch: Partial<WatchOptions>): WatchSource<T>;
-  /** Lists the same resource (namespace and selectors from this source's options unless overridden). */
+  /**
+   * Lists the same resource (namespace, selectors, `logger`, `limit` and `transform` from this
+   * source's options unless overridden).
+   */
   list(options?: Partial<ListOptions>): Observable<ListResult<T>>;
 }
 
@@ -113,9 +116,17 @@ class ConfiguredWatchSource<T> extends Observable<WatchEvent<T>> implements Watc
   }
 
   list(options: Partial<ListOptions> = {}): Observable<ListResult<T>> {
-    const { namespace, labelSelector, fieldSelector, logger } = this.options;
+    const { namespace, labelSelector, fieldSelector, logger, limit, transform } = this.options;
     return this.init.list(
-      definedOptions({ namespace, labelSelector, fieldSelector, logger, ...options }),
+      definedOptions({
+        namespace,
+        labelSelector,
+        fieldSelector,
+        logger,
+        limit,
+        transform,
+        ...options,
+      }),
     );
   }
 }

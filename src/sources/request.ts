@@ -84,8 +84,9 @@ export async function requestText(
   query: URLSearchParams,
   signal: AbortSignal,
   limit: number,
+  accept?: string,
 ): Promise<{ ok: true; text: string } | { ok: false; error: WatchError }> {
-  const opened = await openStream(cluster, resourcePath, query, signal, { gzip: true });
+  const opened = await openStream(cluster, resourcePath, query, signal, { gzip: true, accept });
   if (!opened.ok) return opened;
   const read = await readBody(opened.body, limit);
   if (signal.aborted) return aborted(resourcePath);

@@ -1,3 +1,4 @@
+import { objectDecoder } from '../shapes/decodeObject.js';
 import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import { networkError } from './statusError.js';
 import type { StreamingBody } from './request.js';
@@ -54,7 +55,7 @@ export function connectWatch<T>(
       const { resourcePath } = opened;
       const decoder = new WatchLineDecoder<T>(
         (event) => !closed && !signal.aborted && sink.event(event),
-        { ...options, resourcePath },
+        { ...options, resourcePath, decodeObject: objectDecoder(resource, options.transform) },
       );
       body = opened.body;
       body.start({

@@ -1,4 +1,5 @@
-import type { Logger, WatchEvent } from '../types.js';
+import { transformFailure } from '../shapes/decodeObject.js';
+import type { Logger, ObjectTransform, WatchEvent } from '../types.js';
 import { LineFramer } from './lineFramer.js';
 import { parseError, statusToWatchError } from './statusError.js';
 
@@ -13,6 +14,11 @@ export interface WatchLineDecoderConfig {
   strict?: boolean;
   maxLineBytes?: number;
   logger?: Logger;
+  /**
+   * Runs on the object of each ADDED, MODIFIED and DELETED event (metadata reduction, then the
+   * caller's transform); one that throws makes the line unreadable.
+   */
+  decodeObject?: ObjectTransform;
 }
 
 /**
@@ -28,6 +34,7 @@ export class WatchLineDecoder<T> {
   private readonly resourcePath: string;
   private readonly strict: boolean;
   private readonly logger: Logger | undefined;
+  private readonly decodeObject: ObjectTransform | undefined;
 
   constructor(
     private readonly emit: (event: WatchEvent<T>) => boolean | void,
@@ -36,8 +43,10 @@ export class WatchLineDecoder<T> {
       strict = false,
       maxLineBytes = DEFAULT_MAX_LINE_BYTES,
       logger,
+      decodeObject,
     }: WatchLineDecoderConfig,
   ) {
+    this.decodeObject = decodeObject;
     this.resourcePath = resourcePath;
     this.strict = strict;
     this.logger = logger;
@@ -87,8 +96,16 @@ export class WatchLineDecoder<T> {
       case 'MODIFIED':
       case 'DELETED':
       case 'BOOKMARK': {
+        // The cursor is the server's: taken before a transform could change the metadata.
         const version = object.metadata?.resourceVersion;
         data.resourceVersion = typeof version === 'string' ? version : undefined;
+        if (this.decodeObject !== undefined && data.type !== 'BOOKMARK') {
+          try {
+            data.object = this.decodeObject(object);
+          } catch (cause) {
+            return this.invalid(transformFailure(cause), text);
+          }
+        }
         return this.emit(data) !== false;
       }
       case 'ERROR':

@@ -1,4 +1,5 @@
 import type { WatchError } from '../WatchError.js';
+import { METADATA_WATCH_ACCEPT } from '../shapes/metadataOnly.js';
 import type { Cluster, ResourceRef, WatchErrorEvent, WatchOptions } from '../types.js';
 import { openStream, type StreamOpenResult } from './request.js';
 import { resourcePath } from './resourcePath.js';
@@ -55,6 +56,11 @@ function watchRequest(
       error: badRequest(path, `maxLineBytes must be a positive whole number, not ${maxLineBytes}`),
     };
   }
+  if (options.transform !== undefined && typeof options.transform !== 'function') {
+    return {
+      error: badRequest(path, `transform must be a function, not ${typeof options.transform}`),
+    };
+  }
   const query = new URLSearchParams({ watch: 'true' });
   for (const key of QUERY_OPTIONS) {
     const value = options[key];
@@ -80,7 +86,8 @@ export async function openWatch(
   const request = watchRequest(resource, options);
   if ('error' in request)
     return { ok: false, error: request.error, resourcePath: request.error.resourcePath };
-  const result = await openStream(cluster, request.path, request.query, signal);
+  const accept = resource.shape === 'metadata' ? METADATA_WATCH_ACCEPT : undefined;
+  const result = await openStream(cluster, request.path, request.query, signal, { accept });
   return { ...result, resourcePath: request.path };
 }
 
