@@ -74,7 +74,15 @@ async function watchList(req, res) {
       const ok = res.write(Buffer.concat(batch, size));
       batch = [];
       size = 0;
-      if (!ok) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (!ok) {
+        await new Promise((resolve) => {
+          const done = () => {
+            res.off('drain', done).off('close', done);
+            resolve();
+          };
+          res.on('drain', done).on('close', done);
+        });
+      }
     }
   }
   const bookmark = JSON.stringify({

@@ -1,0 +1,164 @@
+// The scale benchmark (not part of `npm test`): `npm run bench -- scale` (builds dist/ first),
+// or node bench/run.mjs scale [--sizes=10000,50000,100000] [--rounds=3] [--rounds-100k=1]
+//   [--only=list-full,informer,...] [--events=20000]
+// For each size, one server process (bench/scale/server.mjs: paged lists and watch-list of
+// about 5 KB pods with managedFields, honouring the PartialObjectMetadata Accept header) and,
+// per round, one fresh client process per configuration (bench/scale/client.mjs), in turns:
+// time to a synced store, heap bytes per cached object after a full GC, peak RSS. Then
+// toStore's update cost per MODIFIED event at 1 000 and 100 000 stored objects (one process
+// per round). Prints medians and the issue's target ratios.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { URL, fileURLToPath } from 'node:url';
+
+const option = (name, fallback) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const quick = process.argv.includes('--quick');
+const SIZES = option('sizes', quick ? '10000' : '10000,50000,100000')
+  .split(',')
+  .map(Number);
+const ROUNDS = Number(option('rounds', quick ? 1 : 3));
+const ROUNDS_100K = Number(option('rounds-100k', 1));
+const EVENTS = Number(option('events', 20_000));
+const CONFIGS = option(
+  'only',
+  'informer,list-full,list-strip,list-metadata,list-metadata-strip,watchlist-full,watchlist-strip,watchlist-metadata,watchlist-metadata-strip',
+).split(',');
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2
+    ? sorted[sorted.length >> 1]
+    : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+};
+
+async function startServer(pods) {
+  const child = fork(here('./scale/server.mjs'), [], {
+    env: { ...process.env, BENCH_PODS: String(pods) },
+    execArgv: ['--max-old-space-size=8192'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [message] = await once(child, 'message');
+  return { url: `http://127.0.0.1:${message.port}`, stop: () => child.kill() };
+}
+
+async function runClient(args) {
+  const child = fork(here('./scale/client.mjs'), args, {
+    execArgv: ['--expose-gc', '--max-old-space-size=8192'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  let out = '';
+  child.stdout.on('data', (data) => (out += data));
+  const [code] = await once(child, 'exit');
+  if (code !== 0) return { failed: `exit ${code}` };
+  return JSON.parse(out.trim().split('\n').at(-1));
+}
+
+const MB = 1024 * 1024;
+const results = {};
+for (const pods of SIZES) {
+  const server = await startServer(pods);
+  const rounds = pods >= 100_000 ? ROUNDS_100K : ROUNDS;
+  for (let round = 0; round < rounds; round++) {
+    // Each round takes the configurations in another order, so no one always goes first.
+    const order = CONFIGS.map((_, i) => CONFIGS[(i + round) % CONFIGS.length]);
+    for (const config of order) {
+      const result = await runClient([config, server.url, String(pods)]);
+      const key = `${config}@${pods}`;
+      (results[key] ??= []).push(result);
+      const line = result.failed
+        ? `failed (${result.failed})`
+        : `${(result.syncMs / 1000).toFixed(2)} s, ${(result.heapPerObject / 1024).toFixed(2)} KB/object, peak RSS ${(result.peakRssBytes / MB).toFixed(0)} MB`;
+      console.log(
+        `  round ${round + 1} ${config.padEnd(25)} ${String(pods).padStart(6)} pods: ${line}`,
+      );
+    }
+  }
+  server.stop();
+}
+
+const update = {};
+for (const objects of [1_000, 100_000]) {
+  for (let round = 0; round < Math.max(ROUNDS, 3); round++) {
+    const result = await runClient(['store-update', String(objects), String(EVENTS)]);
+    (update[objects] ??= []).push(result.nsPerEvent);
+  }
+}
+
+const summary = (config, pods) => {
+  const ok = (results[`${config}@${pods}`] ?? []).filter((r) => !r.failed);
+  if (ok.length === 0) return undefined;
+  return {
+    syncMs: median(ok.map((r) => r.syncMs)),
+    heapPerObject: median(ok.map((r) => r.heapPerObject)),
+    peakRssBytes: median(ok.map((r) => r.peakRssBytes)),
+    rounds: ok.length,
+  };
+};
+
+console.log(
+  '\nMedians (time to a synced store | heap per cached object after full GC | peak RSS):',
+);
+console.log(
+  `${'configuration'.padEnd(26)}${SIZES.map((n) => `${String(n).padStart(10)} pods`.padEnd(34)).join('')}`,
+);
+for (const config of CONFIGS) {
+  const cells = SIZES.map((pods) => {
+    const s = summary(config, pods);
+    if (!s) return 'failed'.padEnd(34);
+    return `${(s.syncMs / 1000).toFixed(2)} s | ${(s.heapPerObject / 1024).toFixed(2)} KB | ${(s.peakRssBytes / MB).toFixed(0)} MB`.padEnd(
+      34,
+    );
+  });
+  console.log(`${config.padEnd(26)}${cells.join('')}`);
+}
+const small = median(update[1_000]);
+const large = median(update[100_000]);
+console.log(
+  `\ntoStore update cost per MODIFIED event: ${(small / 1000).toFixed(2)} µs at 1 000 objects, ${(large / 1000).toFixed(2)} µs at 100 000 (${(large / small).toFixed(2)}x)`,
+);
+
+console.log('\nTargets (largest size measured):');
+const pods = Math.max(...SIZES);
+const ratio = (a, b, field) => (a && b ? a[field] / b[field] : NaN);
+const check = (label, value, limit) =>
+  console.log(
+    `  ${value <= limit ? 'met   ' : 'MISSED'} ${label}: ${value.toFixed(2)} (<= ${limit})`,
+  );
+for (const initial of ['list', 'watchlist']) {
+  const full = summary(`${initial}-full`, pods);
+  const informerResult = summary('informer', pods);
+  check(
+    `${initial} full time to synced / informer's at ${pods}`,
+    ratio(full, informerResult, 'syncMs'),
+    0.5,
+  );
+  check(
+    `${initial} full heap per object / informer's`,
+    ratio(full, informerResult, 'heapPerObject'),
+    0.8,
+  );
+  check(`${initial} full peak RSS / informer's`, ratio(full, informerResult, 'peakRssBytes'), 0.5);
+  check(
+    `${initial} stripManagedFields heap per object / full`,
+    ratio(summary(`${initial}-strip`, pods), full, 'heapPerObject'),
+    0.65,
+  );
+  const meta = summary(`${initial}-metadata`, pods);
+  check(
+    `${initial} metadataOnly heap per object (KB)`,
+    meta ? meta.heapPerObject / 1024 : NaN,
+    1.5,
+  );
+  check(`${initial} metadataOnly time to synced / full`, ratio(meta, full, 'syncMs'), 0.25);
+  const metaStrip = summary(`${initial}-metadata-strip`, pods);
+  if (metaStrip)
+    check(
+      `${initial} metadataOnly + stripManagedFields heap per object (KB)`,
+      metaStrip.heapPerObject / 1024,
+      1.5,
+    );
+}
+check('toStore update cost at 100 000 / at 1 000', large / small, 2);
+console.log(JSON.stringify({ results, update }));
