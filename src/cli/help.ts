@@ -35,6 +35,7 @@ Flags:
   -l, --selector <sel>        label selector, e.g. app=web,tier!=db
       --field-selector <sel>  field selector, e.g. status.phase=Running
   -o, --output <format>       table (default), json (one {"type","object"} per line) or name
+      --metadata-only         ask for metadata only (PartialObjectMetadata): -o name (default) or json
       --context <name>        the kubeconfig context to use
       --kubeconfig <file>     the kubeconfig file to use
       --demo                  watch the embedded simulated cluster

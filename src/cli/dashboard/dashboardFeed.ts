@@ -4,6 +4,7 @@ import { mergeWatches } from '../../operators/mergeWatches.js';
 import type { LifecycleEvent } from '../../operators/resumeFromResourceVersion.js';
 import { shareWatch } from '../../operators/shareWatch.js';
 import { toStore, type MergedStore } from '../../operators/toStore.js';
+import { stripManagedFields } from '../../shapes/stripManagedFields.js';
 import { deployments, pods } from '../../sources/resources.js';
 import type { Cluster, WatchOptions } from '../../types.js';
 import { describeFailure } from '../errors.js';
@@ -112,12 +113,13 @@ export class DashboardFeed {
     if (this.subscription) return;
     const { cluster, namespace, throttleMs = 100 } = this.options;
     const watchOptions: WatchOptions = namespace ? { namespace } : {};
+    const podOptions: WatchOptions = { ...watchOptions, transform: stripManagedFields };
     const events$ = mergeWatches(
       {
         deployments: resilientWatch<V1Deployment>(cluster, deployments, watchOptions, {
           onLifecycle: (event) => this.onLifecycle('deployments', event),
         }),
-        pods: resilientWatch<V1Pod>(cluster, pods, watchOptions, {
+        pods: resilientWatch<V1Pod>(cluster, pods, podOptions, {
           onLifecycle: (event) => this.onLifecycle('pods', event),
         }),
       },

@@ -1,5 +1,6 @@
 import { fromEvent, lastValueFrom, takeUntil, tap, type Observable } from 'rxjs';
 import { isInitialEventsEnd } from '../../operators/isInitialEventsEnd.js';
+import { metadataOnly } from '../../shapes/metadataOnly.js';
 import type { WatchEvent, WatchOptions } from '../../types.js';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
 import { CliError, describeFailure, type FailureContext } from '../errors.js';
@@ -18,6 +19,7 @@ const OPTIONS = {
   selector: { type: 'string', short: 'l' },
   'field-selector': { type: 'string' },
   output: { type: 'string', short: 'o' },
+  'metadata-only': { type: 'boolean' },
 } as const;
 
 const OUTPUTS = ['table', 'json', 'name'] as const;
@@ -44,9 +46,13 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
         : `one resource at a time, got: ${positionals.join(' ')} (see: kube-rx watch --help)`,
     );
   }
-  const output = (values.output ?? 'table') as Output;
+  const metadata = values['metadata-only'] === true;
+  const output = (values.output ?? (metadata ? 'name' : 'table')) as Output;
   if (!OUTPUTS.includes(output)) {
     throw new CliError(`bad --output "${values.output}": expected table, json or name`);
+  }
+  if (metadata && output === 'table') {
+    throw new CliError('--metadata-only prints -o name or -o json (a table needs whole objects)');
   }
   if (values.namespace !== undefined && values['all-namespaces']) {
     throw new CliError('give -n/--namespace or -A/--all-namespaces, not both');
@@ -68,7 +74,8 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
     );
     const reporter = new LifecycleReporter(resource.label);
     const { failFastWatch } = await import('./failFastWatch.js');
-    const events = failFastWatch(target.cluster, resource.ref, options, {
+    const ref = metadata ? metadataOnly(resource.ref) : resource.ref;
+    const events = failFastWatch(target.cluster, ref, options, {
       onLifecycle: (event) => {
         const line = reporter.observe(event);
         if (line) io.warn(`kube-rx: ${line}`);

@@ -1,0 +1,65 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { RawServer } from '../support/rawServer.js';
+import { startMetadataServer } from '../shapes/metadataServer.js';
+import { buildCli } from './support/cliBuild.js';
+import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+
+// Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
+jest.setTimeout(40_000);
+
+let main: string;
+let server: RawServer;
+let env: NodeJS.ProcessEnv;
+const running: CliProcess[] = [];
+
+beforeAll(async () => {
+  main = await buildCli();
+  server = await startMetadataServer(2, true);
+  env = isolatedEnv({ KUBECONFIG: writeKubeConfig(server.kubeConfig()) });
+}, 60_000);
+
+afterEach(async () => {
+  const stopping = running.splice(0);
+  for (const cli of stopping) cli.kill();
+  await Promise.all(stopping.map((cli) => cli.exited));
+});
+
+afterAll(() => server?.stop());
+
+describe('kube-rx watch --metadata-only', () => {
+  it('asks for PartialObjectMetadata and prints names by default', async () => {
+    const cli = CliProcess.start(main, ['watch', 'pods', '-A', '--metadata-only'], env);
+    running.push(cli);
+    await cli.waitForStdout(/pod\/pod-1/);
+    expect(cli.stdoutLines.slice(0, 2)).toEqual(['pod/pod-0', 'pod/pod-1']);
+    const accepts = server.requests.map((r) => r.headers.accept ?? '');
+    expect(accepts.length).toBeGreaterThan(0);
+    expect(accepts.every((a) => a.startsWith('application/json;as=PartialObjectMetadata'))).toBe(
+      true,
+    );
+  });
+
+  it('-o json prints the metadata objects', async () => {
+    const cli = CliProcess.start(
+      main,
+      ['watch', 'pods', '-A', '--metadata-only', '-o', 'json'],
+      env,
+    );
+    running.push(cli);
+    const line = await cli.waitForStdout(/"pod-0"/);
+    const event = JSON.parse(line) as { type: string; object: Record<string, unknown> };
+    expect(event.type).toBe('ADDED');
+    expect(Object.keys(event.object).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+    expect(event.object.kind).toBe('PartialObjectMetadata');
+  });
+
+  it('refuses -o table', async () => {
+    const result = await CliProcess.run(
+      main,
+      ['watch', 'pods', '--metadata-only', '-o', 'table'],
+      env,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--metadata-only prints -o name or -o json');
+  });
+});
