@@ -1,6 +1,6 @@
 // The scale benchmark (not part of `npm test`): `npm run bench -- scale` (builds dist/ first),
 // or node bench/run.mjs scale [--sizes=10000,50000,100000] [--rounds=3] [--rounds-100k=1]
-//   [--only=list-full,informer,...] [--events=20000]
+//   [--only=list-full,informer,...] [--events=20000] (--sizes= alone: only toStore's update cost)
 // For each size, one server process (bench/scale/server.mjs: paged lists and watch-list of
 // about 5 KB pods with managedFields, honouring the PartialObjectMetadata Accept header) and,
 // per round, one fresh client process per configuration (bench/scale/client.mjs), in turns:
@@ -126,7 +126,7 @@ const check = (label, value, limit) =>
   console.log(
     `  ${value <= limit ? 'met   ' : 'MISSED'} ${label}: ${value.toFixed(2)} (<= ${limit})`,
   );
-for (const initial of ['list', 'watchlist']) {
+for (const initial of SIZES.length ? ['list', 'watchlist'] : []) {
   const full = summary(`${initial}-full`, pods);
   const informerResult = summary('informer', pods);
   check(

@@ -16,7 +16,7 @@ beforeAll(async () => {
   main = await buildCli();
   server = await startMetadataServer(2, true);
   env = isolatedEnv({ KUBECONFIG: writeKubeConfig(server.kubeConfig()) });
-}, 60_000);
+}, 240_000);
 
 afterEach(async () => {
   const stopping = running.splice(0);
