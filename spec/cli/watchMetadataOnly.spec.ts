@@ -5,7 +5,7 @@ import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
-jest.setTimeout(40_000);
+jest.setTimeout(60_000);
 
 let main: string;
 let server: RawServer;
@@ -30,7 +30,7 @@ describe('kube-rx watch --metadata-only', () => {
   it('asks for PartialObjectMetadata and prints names by default', async () => {
     const cli = CliProcess.start(main, ['watch', 'pods', '-A', '--metadata-only'], env);
     running.push(cli);
-    await cli.waitForStdout(/pod\/pod-1/);
+    await cli.waitForStdout(/pod\/pod-1/, 30_000);
     expect(cli.stdoutLines.slice(0, 2)).toEqual(['pod/pod-0', 'pod/pod-1']);
     const accepts = server.requests.map((r) => r.headers.accept ?? '');
     expect(accepts.length).toBeGreaterThan(0);
@@ -46,7 +46,7 @@ describe('kube-rx watch --metadata-only', () => {
       env,
     );
     running.push(cli);
-    const line = await cli.waitForStdout(/"pod-0"/);
+    const line = await cli.waitForStdout(/"pod-0"/, 30_000);
     const event = JSON.parse(line) as { type: string; object: Record<string, unknown> };
     expect(event.type).toBe('ADDED');
     expect(Object.keys(event.object).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
