@@ -16,6 +16,7 @@ const option = (name, fallback) =>
 const quick = process.argv.includes('--quick');
 const SIZES = option('sizes', quick ? '10000' : '10000,50000,100000')
   .split(',')
+  .filter(Boolean)
   .map(Number);
 const ROUNDS = Number(option('rounds', quick ? 1 : 3));
 const ROUNDS_100K = Number(option('rounds-100k', 1));
