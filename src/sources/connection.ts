@@ -1,5 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type https from 'node:https';
+import { proxyForUrl } from '../transport/proxyForUrl.js';
 import type { Cluster, ClusterConnection, ResolvedConnection, ResolvedTls } from '../types.js';
 
 /** True when `cluster` is a KubeConfig (rather than a custom {@link ClusterConnection}). */
@@ -47,8 +48,8 @@ export function kubeConfigConnection(
  * Resolves where to connect and with which credentials, afresh for each request, so exec
  * plugins and token files that rotate are picked up on every reconnect. TLS settings (CA,
  * client certificates, `tls-server-name`, skipTLSVerify only when the config says so) come
- * from client-node's public `applyToHTTPSOptions`. A custom connection's value is used as it
- * resolved. Rejects with a message that says why, and never carries a credential.
+ * from client-node's public `applyToHTTPSOptions`; the proxy is the kubeconfig's `proxy-url`,
+ * else the environment's as kubectl reads it. A custom connection's value is used as it resolved. Rejects with a message that says why, and never carries a credential.
  *
  * @example
  * const { server, headers, tls } = await resolveConnection(kc);
@@ -79,7 +80,9 @@ async function resolveKubeConfig(kubeConfig: KubeConfig): Promise<ResolvedConnec
   if (options.servername) tls.servername = options.servername;
   if (options.rejectUnauthorized === false) tls.rejectUnauthorized = false;
   const resolved: ResolvedConnection = { server: cluster.server, headers, tls };
-  if (cluster.proxyUrl) resolved.proxy = cluster.proxyUrl;
+  // The kubeconfig's proxy-url, else HTTPS_PROXY/HTTP_PROXY/NO_PROXY as kubectl reads them.
+  const proxy = proxyForUrl(cluster.server, { proxyUrl: cluster.proxyUrl, env: process.env });
+  if (proxy !== undefined) resolved.proxy = proxy;
   return resolved;
 }
 
