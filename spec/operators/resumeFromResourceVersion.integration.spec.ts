@@ -311,6 +311,9 @@ describe('resumeFromResourceVersion over HTTP: a server that closes every watch 
     // (Full jitter may draw 0, so with Math.random the bound would only be very likely.)
     const rec = resumed(s.kubeConfig(), { resume: { random: () => 0.5 } });
     await sleep(3000);
+    rec.unsubscribe();
+    // A request sent just before the unsubscribe may reach the server's log a little later.
+    await sleep(200);
     const count = s.requests.length;
     expect(count).toBeLessThanOrEqual(5);
     const watches = watchRequests(s);
@@ -328,8 +331,8 @@ describe('resumeFromResourceVersion over HTTP: a server that closes every watch 
     }
     // Every request resumes from the list's version, never from scratch.
     expect(new Set(watches.map((r) => r.query.resourceVersion))).toEqual(new Set(['1']));
-    rec.unsubscribe();
-    await sleep(200);
+    // Nothing more once unsubscribed.
+    await sleep(500);
     expect(s.requests.length).toBe(count);
   });
 });
