@@ -1,0 +1,62 @@
+import { pods } from '../../sources/resources.js';
+import { handleList } from './listHandler.js';
+import { objectKey } from './objectStore.js';
+import type { Route } from './paths.js';
+import { parseLogQuery } from './podLogs.js';
+import type { Reply } from './protocol.js';
+import { parseCollectionQuery } from './query.js';
+import type { ServerContext } from './requestHandler.js';
+import { StatusError, statusBody, tooLarge } from './statusBody.js';
+import { WatchConnection } from './watchStream.js';
+
+function notFound(plural: string, name: string): StatusError {
+  return new StatusError(
+    statusBody(404, `${plural} "${name}" not found`, 'NotFound', { name, kind: plural }),
+  );
+}
+
+/** GET of a resource path: an object, a list, a watch or a pod log. */
+export function handleRead(
+  ctx: ServerContext,
+  res: Reply,
+  route: Route,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+): void {
+  if (route.kind === 'log') {
+    const known =
+      ctx.objects.resource(pods).objects.has(objectKey(route.namespace, route.name)) ||
+      ctx.logs.has(route.namespace, route.name);
+    if (!known) throw notFound('pods', route.name);
+    ctx.logs.serve(res, route.namespace, route.name, parseLogQuery(query), headers);
+    return;
+  }
+  const q = parseCollectionQuery(route, query);
+  if (q.resourceVersion !== undefined && q.resourceVersion > ctx.objects.rv) {
+    throw new StatusError(tooLarge(q.resourceVersion, ctx.objects.rv));
+  }
+  const store = ctx.objects.resource(route.resource);
+  if (q.watch) {
+    const watch = new WatchConnection(res, ctx.objects, store, q, {
+      bookmarkIntervalMs: ctx.bookmarkIntervalMs,
+      headers,
+      takePlan: () => ctx.faults.takeWatchPlan(),
+      onClose: (w) => ctx.watches.delete(w),
+    });
+    ctx.watches.add(watch);
+    watch.start();
+    return;
+  }
+  if (route.kind === 'object') {
+    const entry = store.objects.get(objectKey(route.namespace, route.name));
+    if (entry === undefined) throw notFound(route.resource.plural, route.name);
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(entry.json),
+    });
+    res.end(entry.json);
+    return;
+  }
+  handleList(res, ctx.objects, store, q, headers);
+}
