@@ -105,7 +105,9 @@ describe('kubectl against FakeKubeApiServer', () => {
       ),
     ).toBe('pod/web-1 created\n');
     const table = await kubectl.ok('get', 'pods');
-    expect(table).toMatch(/^NAME\s.*\nweb-1\s/);
+    expect(table).toMatch(
+      /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\nweb-1\s+0\/1\s+Pending\s+0\s+\d+s\n$/,
+    );
     const json = JSON.parse(await kubectl.ok('get', 'pods', '-o', 'json'));
     expect(json.items.map((p: any) => p.metadata.name)).toEqual(['web-1']);
     expect(json.items[0].metadata.uid).toBe(server.get(pods, 'default', 'web-1')?.metadata?.uid);
@@ -113,6 +115,7 @@ describe('kubectl against FakeKubeApiServer', () => {
     const watch = kubectl.watch('get', 'pods', '-w');
     try {
       await watch.waitForLine(/^web-1\s/);
+      expect(watch.lines[0]).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
       expect(await kubectl.ok('label', 'pod', 'web-1', 'tier=front')).toBe('pod/web-1 labeled\n');
       expect(server.get(pods, 'default', 'web-1')?.metadata?.labels).toEqual({
         app: 'web',

@@ -1,5 +1,9 @@
 import { pods } from '../../sources/resources.js';
+import { columnsFor } from './columns.js';
 import { handleList } from './listHandler.js';
+import { contentTypeOf, negotiate } from './negotiate.js';
+import { sendJson } from './send.js';
+import { objectBody, watchShape } from './shapes.js';
 import { objectKey } from './objectStore.js';
 import type { Route } from './paths.js';
 import { parseLogQuery } from './podLogs.js';
@@ -22,6 +26,7 @@ export function handleRead(
   route: Route,
   query: Record<string, string>,
   headers: Record<string, string>,
+  accept: string | undefined,
 ): void {
   if (route.kind === 'log') {
     const known =
@@ -36,12 +41,23 @@ export function handleRead(
     throw new StatusError(tooLarge(q.resourceVersion, ctx.objects.rv));
   }
   const store = ctx.objects.resource(route.resource);
+  const shape = negotiate(
+    accept,
+    q.watch ? 'watch' : route.kind === 'object' ? 'object' : 'list',
+    query,
+  );
+  const type = ctx.types.lookup(route.resource);
+  const columns =
+    shape.kind === 'table'
+      ? columnsFor(store.kind, type?.builtin ?? false, type?.printerColumns ?? [])
+      : [];
   if (q.watch) {
     const watch = new WatchConnection(res, ctx.objects, store, q, {
       bookmarkIntervalMs: ctx.bookmarkIntervalMs,
       headers,
       takePlan: () => ctx.faults.takeWatchPlan(),
       onClose: (w) => ctx.watches.delete(w),
+      shape: watchShape(shape, columns),
     });
     ctx.watches.add(watch);
     watch.start();
@@ -50,13 +66,8 @@ export function handleRead(
   if (route.kind === 'object') {
     const entry = store.objects.get(objectKey(route.namespace, route.name));
     if (entry === undefined) throw notFound(route.resource.plural, route.name);
-    res.writeHead(200, {
-      ...headers,
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(entry.json),
-    });
-    res.end(entry.json);
+    sendJson(res, 200, objectBody(shape, entry, columns), headers, contentTypeOf(shape, 'object'));
     return;
   }
-  handleList(res, ctx.objects, store, q, headers);
+  handleList(res, ctx.objects, store, q, headers, shape, columns);
 }

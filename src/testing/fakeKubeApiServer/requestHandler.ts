@@ -157,7 +157,7 @@ function respond(
       return;
     }
     if (method === 'GET') {
-      handleRead(ctx, res, route, query, headers);
+      handleRead(ctx, res, route, query, headers, req.headers.accept);
       return;
     }
     if (route.kind === 'log') throw methodNotAllowed();

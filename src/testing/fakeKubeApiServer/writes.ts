@@ -177,6 +177,9 @@ export async function create(
   if (tracksGeneration(obj, ctx.types.lookup(route.resource)?.builtin ?? false))
     meta.generation = 1;
   else delete meta.generation;
+  // The pod strategy ignores a posted status: a new pod is Pending until a kubelet takes it.
+  if (route.resource.group === '' && route.resource.plural === 'pods')
+    obj.status = { phase: 'Pending' };
   const created = dryRun(query) ? obj : ctx.objects.create(route.resource, obj);
   sendJson(res, 201, created, headers);
 }
