@@ -82,6 +82,7 @@ export class FakeKubeApiServer extends FakeObjectApi {
       clientCA: tls?.client !== undefined,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
       keepAlive: options.keepAlive ?? true,
+      cors: options.cors ?? false,
       connectionId: (req) => this.listener.connectionIdOf(req),
       requestArrived: () => {
         this.requestsArrived++;

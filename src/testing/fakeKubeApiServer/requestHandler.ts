@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { answerPreflight, corsHeaders } from './cors.js';
 import { handleDelete } from './deletes.js';
 import { discoveryDocument, healthText, VERSION_INFO } from './discovery.js';
 import type { FaultInjector, RequestKind } from './faults.js';
@@ -38,6 +39,8 @@ export interface ServerContext {
   readonly clientCA: boolean;
   readonly bookmarkIntervalMs: number;
   readonly keepAlive: boolean;
+  /** Answer CORS preflights and let loopback origins read answers. */
+  readonly cors: boolean;
   connectionId(req: Request): number;
   /** Counts a request (`requests` is trimmed at `recordLimit`) and wakes `waitForRequests`. */
   requestArrived(): void;
@@ -78,13 +81,17 @@ export function handleRequest(ctx: ServerContext, req: Request, res: Reply): voi
   };
   const writeHead = res.writeHead.bind(res);
   const http2 = isHttp2(req);
+  const cors = ctx.cors ? corsHeaders(req.headers.origin) : undefined;
   res.writeHead = (status: number, headers: OutgoingHttpHeaders = {}) => {
     record.status = status;
+    const all = cors === undefined ? headers : { ...headers, ...cors };
     // Handlers are protocol-neutral; HTTP/2 refuses HTTP/1.1's connection headers.
-    return writeHead(status, http2 ? withoutConnectionHeaders(headers) : headers);
+    return writeHead(status, http2 ? withoutConnectionHeaders(all) : all);
   };
   appendBounded(ctx.requests, record, ctx.recordLimit);
   ctx.requestArrived();
+  // Browsers send preflights without credentials: they come before faults and authentication.
+  if (ctx.cors && answerPreflight(req, res)) return;
 
   const delay = ctx.faults.takeDelay();
   if (delay === undefined) {
