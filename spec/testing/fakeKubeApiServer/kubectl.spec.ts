@@ -6,7 +6,7 @@ import { toStore } from '../../../src/operators/toStore.js';
 import { deployments, pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
-import { resumedWatch } from '../../support/resumedPipeline.js';
+import { resilientWatch } from '../../../src/operators/resilientWatch.js';
 import { until } from '../../support/wait.js';
 import { Kubectl } from './kubectl.js';
 
@@ -76,7 +76,12 @@ describe('kubectl against FakeKubeApiServer', () => {
   /** A kube-rx store following `resource`; the latest objects. */
   function follow<T extends KubernetesObject>(resource: ResourceRef<T>): () => T[] {
     let latest: T[] = [];
-    subscription = resumedWatch(server.kubeConfig(), resource, {}, { idleTimeout: 5000 })
+    subscription = resilientWatch(
+      server.kubeConfig(),
+      resource,
+      {},
+      { bookmarks: { idleTimeout: 5000 } },
+    )
       .pipe(toStore())
       .subscribe((store) => (latest = [...store.values()] as T[]));
     return () => latest;
