@@ -1,8 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
+import type { V1Pod } from '@kubernetes/client-node';
+import { Subject, from, merge, type Subscription } from 'rxjs';
 import { marbles } from 'rxjs-marbles/jest';
+import { resumeFromResourceVersion } from '../../src/operators/resumeFromResourceVersion.js';
+import { toStore } from '../../src/operators/toStore.js';
+import type { Store } from '../../src/operators/Store.js';
 import { withBookmarks } from '../../src/operators/withBookmarks.js';
 import { WatchError } from '../../src/WatchError.js';
 import {
+  added,
   bookmark,
   errorEvent,
   listOf,
@@ -11,6 +17,7 @@ import {
   watchError,
 } from '../../src/testing/marbles/builders.js';
 import { marbleWatchSource } from '../../src/testing/marbles/marbleWatchSource.js';
+import type { WatchEvent } from '../../src/types.js';
 import { backoffs, httpError, run } from './support/resumeHarness.js';
 
 const connectingTimes = (timeline: string[]) =>
@@ -199,6 +206,69 @@ describe('resumeFromResourceVersion: backoff', () => {
 });
 
 describe('resumeFromResourceVersion: giving up', () => {
+  it(
+    'starts nothing more once unsubscribed from inside onLifecycle (a caller giving up on a backoff)',
+    marbles((m) => {
+      const source = marbleWatchSource({
+        options: { resourceVersion: '7' },
+        connections: [httpError(m, 503), m.cold('a', { a: modified(pod('a', '8')) })],
+      });
+      const steps: string[] = [];
+      let subscription: Subscription | undefined = undefined;
+      subscription = source
+        .pipe(
+          resumeFromResourceVersion({
+            scheduler: m.scheduler,
+            random: () => 0.5,
+            onLifecycle: (event) => {
+              steps.push(event.type);
+              if (event.type === 'backoff') subscription?.unsubscribe();
+            },
+          }),
+        )
+        .subscribe();
+      m.flush();
+      expect(steps).toEqual(['connecting', 'disconnected', 'backoff']);
+      expect(source.connections).toHaveLength(1);
+      expect(m.scheduler.actions).toHaveLength(0);
+    }),
+  );
+
+  it(
+    'starts nothing more when the stream it feeds errors from inside onLifecycle',
+    marbles((m) => {
+      const source = marbleWatchSource({
+        options: { resourceVersion: '7' },
+        connections: [
+          m.cold('-(x|)', { x: errorEvent(503) }),
+          m.cold('a', { a: modified(pod('a', '8')) }),
+        ],
+      });
+      const stop = new Subject<never>();
+      const failure = new Error('gave up');
+      const steps: string[] = [];
+      let error: unknown;
+      merge(
+        source.pipe(
+          resumeFromResourceVersion({
+            scheduler: m.scheduler,
+            random: () => 0.5,
+            onLifecycle: (event) => {
+              steps.push(event.type);
+              if (event.type === 'backoff') stop.error(failure);
+            },
+          }),
+        ),
+        stop,
+      ).subscribe({ error: (e: unknown) => (error = e) });
+      m.flush();
+      expect(error).toBe(failure);
+      expect(steps).toEqual(['connecting', 'disconnected', 'backoff']);
+      expect(source.connections).toHaveLength(1);
+      expect(m.scheduler.actions).toHaveLength(0);
+    }),
+  );
+
   it.each([400, 403, 404, 422])(
     'errors the stream on %i, as an ERROR event or as an error',
     (code) =>
@@ -376,7 +446,51 @@ describe('resumeFromResourceVersion: giving up', () => {
 
 describe('resumeFromResourceVersion: 410 Gone', () => {
   it(
-    'relists and emits only the difference: MODIFIED, ADDED, DELETED with the last known object, nothing for unchanged',
+    'keyed by uid: a pod re-created under the same name during the gap is DELETED (old uid) then ADDED (new uid), and a uid-keyed store keeps only the new one',
+    marbles((m) => {
+      const byUid = (o: V1Pod) => o.metadata!.uid!;
+      const old = pod('a', '3', { metadata: { uid: 'uid-1' } });
+      const recreated = pod('a', '7', { metadata: { uid: 'uid-2' } });
+      const source = marbleWatchSource({
+        lists: [
+          m.cold('(l|)', { l: listOf([old], '3') }),
+          m.cold('(l|)', { l: listOf([recreated], '8') }),
+        ],
+        connections: [m.cold('-k(x|)', { k: bookmark('5'), x: errorEvent(410, 'Expired') })],
+      });
+      const result = run(m, source, { key: byUid });
+      expect(result.timeline).toEqual([
+        '0 relist-start',
+        '0 ADDED a@3',
+        '0 BOOKMARK 3 end',
+        '0 relist-end 1',
+        '0 connecting 3',
+        '1 connected',
+        '1 BOOKMARK 5',
+        '2 disconnected error 410',
+        '2 expired',
+        '2 relist-start',
+        '2 DELETED a@3',
+        '2 ADDED a@7',
+        '2 BOOKMARK 8 end',
+        '2 relist-end 1',
+        '2 connecting 8',
+      ]);
+      expect(result.events.slice(3, 5)).toEqual([
+        { type: 'DELETED', object: old, resourceVersion: '3' },
+        added(recreated),
+      ]);
+      // The store the user keys by uid ends with the object the server has, and only it.
+      let store: Store<V1Pod> | undefined;
+      from(result.events as WatchEvent<V1Pod>[])
+        .pipe(toStore({ key: byUid }))
+        .subscribe((s) => (store = s));
+      expect(store?.values()).toEqual([recreated]);
+    }),
+  );
+
+  it(
+    'relists and emits only the difference: DELETED with the last known object first, then MODIFIED and ADDED in list order, nothing for unchanged',
     marbles((m) => {
       const c5 = pod('c', '5');
       const source = marbleWatchSource({
@@ -406,9 +520,9 @@ describe('resumeFromResourceVersion: 410 Gone', () => {
         '1 disconnected error 410',
         '1 expired',
         '1 relist-start',
+        '1 DELETED c@5',
         '1 MODIFIED b@7',
         '1 ADDED d@8',
-        '1 DELETED c@5',
         '1 BOOKMARK 9 end',
         '1 relist-end 3',
         '1 connecting 9',

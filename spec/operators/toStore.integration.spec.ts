@@ -5,12 +5,13 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
 import { mergeWatches } from '../../src/operators/mergeWatches.js';
-import { toStore, type MergedStore, type Store } from '../../src/operators/toStore.js';
+import { toStore } from '../../src/operators/toStore.js';
+import type { MergedStore, Store } from '../../src/operators/Store.js';
 import { deployments, pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import type { Cluster, KubernetesObject, ResourceRef } from '../../src/types.js';
-import { resumedWatch } from '../support/resumedPipeline.js';
+import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import { mulberry32 } from '../support/seededRandom.js';
 import { sleep, until } from '../support/wait.js';
 
@@ -22,12 +23,12 @@ const versions = (objects: readonly KubernetesObject[]) =>
 const lifecycle = new Map<string, number>();
 
 function resumed<T>(cluster: Cluster, resource: ResourceRef<T>) {
-  return resumedWatch(
+  return resilientWatch(
     cluster,
     resource,
     {},
     {
-      idleTimeout: 5000,
+      bookmarks: { idleTimeout: 5000 },
       random: () => 0.01,
       onLifecycle: ({ type }) => lifecycle.set(type, (lifecycle.get(type) ?? 0) + 1),
     },
