@@ -18,5 +18,7 @@ export type {
   FakeServerFaults,
   Http2Records,
   KubeConfigOptions,
+  PrinterColumn,
   RecordedRequest,
+  ResourceDefinition,
 } from './fakeKubeApiServer/types.js';

@@ -5,6 +5,7 @@ import { FaultInjector } from './faults.js';
 import { buildKubeConfig } from './kubeConfig.js';
 import { HttpListener } from './listener.js';
 import { ObjectStore } from './objectStore.js';
+import { crdObject, CRDS, ResourceTypes } from './resourceTypes.js';
 import { PodLogs } from './podLogs.js';
 import { handleRequest } from './requestHandler.js';
 import type { ServerContext } from './requestHandler.js';
@@ -19,6 +20,7 @@ import type {
   Http2Records,
   KubeConfigOptions,
   RecordedRequest,
+  ResourceDefinition,
 } from './types.js';
 
 /**
@@ -65,8 +67,11 @@ export class FakeKubeApiServer {
     }
     const recordLimit = options.recordLimit ?? 100_000;
     this.faults = this.injector;
+    const types = new ResourceTypes();
     this.ctx = {
-      objects: new ObjectStore(historySize),
+      objects: new ObjectStore(historySize, types),
+      types,
+      serverAddress: () => `127.0.0.1:${this.listenPort}`,
       logs: new PodLogs(),
       faults: this.injector,
       watches: new Set(),
@@ -191,6 +196,41 @@ export class FakeKubeApiServer {
    */
   create<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
     return this.ctx.objects.create(resource, obj) as T;
+  }
+
+  /**
+   * Registers a custom resource, as applying its CustomResourceDefinition would: it appears in
+   * discovery (`/apis`, `/apis/{group}/{version}`) with its kind, scope, singular and short
+   * names, its objects get its kind, Table answers carry its printer columns, and the server
+   * holds the CRD object (`customresourcedefinitions`, named `{plural}.{group}`). Defining it
+   * again replaces the definition. Returns the ResourceRef to use with the object API.
+   *
+   * @example
+   * const crontabs = server.defineResource({
+   *   group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs', kind: 'CronTab',
+   *   shortNames: ['ct'],
+   *   printerColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
+   * });
+   * server.create(crontabs, { metadata: { name: 'nightly', namespace: 'default' } });
+   * // kubectl get ct  ->  NAME  SPEC  AGE
+   */
+  defineResource<T extends KubernetesObject = KubernetesObject>(
+    definition: ResourceDefinition,
+  ): ResourceRef<T> {
+    const type = this.ctx.types.define(definition);
+    const ref: ResourceRef<T> = {
+      group: type.group,
+      apiVersion: type.version,
+      plural: type.plural,
+    };
+    this.ctx.objects.resource(ref).kind = type.kind;
+    if (type.group !== '') {
+      const crd = crdObject(type);
+      const objects = this.ctx.objects;
+      if (objects.get(CRDS, undefined, crd.metadata.name) === undefined) objects.create(CRDS, crd);
+      else objects.update(CRDS, crd);
+    }
+    return ref;
   }
 
   /**

@@ -4,6 +4,9 @@ import { pods } from '../../sources/resources.js';
 import { isGone, isHttp2, plainHeaders, withoutConnectionHeaders } from './protocol.js';
 import type { Reply, Request } from './protocol.js';
 import { appendBounded } from './records.js';
+import { discoveryDocument, healthText, VERSION_INFO } from './discovery.js';
+import type { ResourceTypes } from './resourceTypes.js';
+import { sendJson, sendText } from './send.js';
 import type { FaultInjector, RequestKind } from './faults.js';
 import { handleList } from './listHandler.js';
 import { objectKey } from './objectStore.js';
@@ -20,6 +23,9 @@ import { WatchConnection } from './watchStream.js';
 /** What the request handler shares with the server. */
 export interface ServerContext {
   readonly objects: ObjectStore;
+  readonly types: ResourceTypes;
+  /** `127.0.0.1:PORT`, for discovery's serverAddressByClientCIDRs. */
+  serverAddress(): string;
   readonly logs: PodLogs;
   readonly faults: FaultInjector;
   readonly watches: Set<WatchConnection>;
@@ -122,7 +128,24 @@ function respond(
     }
     const authorized =
       ctx.token === null || record.tokenValid || (ctx.clientCA && record.clientCertValid);
+    // Health and version are public (system:public-info-viewer): anonymous requests get them,
+    // a wrong token still gets 401 as authentication comes first.
+    const anonymous = !record.hasBearer && !record.clientCertValid;
+    if (
+      req.method === 'GET' &&
+      (authorized || anonymous) &&
+      answerPublic(res, path, query, headers)
+    ) {
+      return;
+    }
     if (!authorized) throw new StatusError(statusBody(401, 'Unauthorized', 'Unauthorized'));
+    if (req.method === 'GET' && route === undefined) {
+      const doc = discoveryDocument(path, ctx.types, ctx.serverAddress());
+      if (doc !== undefined) {
+        sendJson(res, 200, doc, headers);
+        return;
+      }
+    }
     if (req.method !== 'GET') {
       throw new StatusError(
         statusBody(405, `the server does not allow this method on the requested resource`),
@@ -139,6 +162,23 @@ function respond(
         : statusBody(500, `internal error: ${(e as Error).message}`, 'InternalError');
     sendStatus(res, status, ctx.keepAlive);
   }
+}
+
+/** `/version`, `/healthz`, `/livez`, `/readyz`: answered, or false for any other path. */
+function answerPublic(
+  res: Reply,
+  path: string,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+): boolean {
+  if (path === '/version' || path === '/version/') {
+    sendJson(res, 200, VERSION_INFO, headers);
+    return true;
+  }
+  const health = healthText(path, query.verbose !== undefined);
+  if (health === undefined) return false;
+  sendText(res, health, headers);
+  return true;
 }
 
 function notFound(plural: string, name: string): StatusError {

@@ -40,6 +40,56 @@ export interface FakeKubeApiServerOptions {
 }
 
 /**
+ * A custom resource for {@link FakeKubeApiServer.defineResource}, as a CRD would declare it.
+ *
+ * @example
+ * server.defineResource({
+ *   group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs', kind: 'CronTab',
+ *   shortNames: ['ct'],
+ *   printerColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
+ * });
+ */
+export interface ResourceDefinition {
+  /** API group, e.g. `'stable.example.com'`. */
+  group: string;
+  /** Version, e.g. `'v1'`. */
+  apiVersion: string;
+  /** Plural, as in the path, e.g. `'crontabs'`. */
+  plural: string;
+  /** Kind, e.g. `'CronTab'`. */
+  kind: string;
+  /** Namespaced (default) or cluster-scoped. */
+  namespaced?: boolean;
+  /** Singular name (default: the kind in lower case). */
+  singular?: string;
+  /** Short names kubectl accepts, e.g. `['ct']`. */
+  shortNames?: string[];
+  /** Columns of `kubectl get` (a CRD's `additionalPrinterColumns`); Age is added after them. */
+  printerColumns?: PrinterColumn[];
+}
+
+/**
+ * One printer column of a custom resource (a CRD's `additionalPrinterColumns` entry).
+ *
+ * @example
+ * const column: PrinterColumn = { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' };
+ */
+export interface PrinterColumn {
+  /** Column header. */
+  name: string;
+  /** `integer`, `number`, `string`, `boolean` or `date`. */
+  type: 'integer' | 'number' | 'string' | 'boolean' | 'date';
+  /** A simple JSONPath into the object, e.g. `.spec.replicas` or `.status.conditions[0].type`. */
+  jsonPath: string;
+  /** Help text of the column. */
+  description?: string;
+  /** Format hint (`name`, `date`, ...). */
+  format?: string;
+  /** 0: shown by default; more: only with `-o wide`. */
+  priority?: number;
+}
+
+/**
  * What the server saw of HTTP/2 ({@link FakeKubeApiServer.http2}).
  *
  * @example
