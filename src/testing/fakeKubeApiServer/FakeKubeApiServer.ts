@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { constants as h2 } from 'node:http2';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { FaultInjector } from './faults.js';
+import { withCors } from './cors.js';
 import { buildKubeConfig } from './kubeConfig.js';
 import { HttpListener } from './listener.js';
 import { ObjectStore } from './objectStore.js';
@@ -96,7 +97,9 @@ export class FakeKubeApiServer {
     }
     this.listener = new HttpListener(
       { tls, http2: options.http2 ?? true, maxConcurrentStreams, recordLimit },
-      (req, res) => handleRequest(this.ctx, req, res),
+      options.cors
+        ? withCors((req, res) => handleRequest(this.ctx, req, res))
+        : (req, res) => handleRequest(this.ctx, req, res),
       () => this.waiters.notify(),
     );
   }

@@ -37,6 +37,11 @@ export interface FakeKubeApiServerOptions {
   http2?: boolean;
   /** SETTINGS_MAX_CONCURRENT_STREAMS sent to HTTP/2 clients (default 100 as Go's http2). */
   maxConcurrentStreams?: number;
+  /**
+   * Let browser pages on another loopback origin (http(s)://127.0.0.1|localhost|[::1]:port) use
+   * the server: preflights answered, their origin allowed, Retry-After exposed (default false).
+   */
+  cors?: boolean;
 }
 
 /**
