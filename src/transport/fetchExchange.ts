@@ -62,7 +62,11 @@ export async function exchange(
   return {
     kind: 'answer',
     head: {
-      statusCode: redirected ? (isRedirect(response.status) ? response.status : 300) : response.status,
+      statusCode: redirected
+        ? isRedirect(response.status)
+          ? response.status
+          : 300
+        : response.status,
       statusText: redirected ? REDIRECT_TEXT : response.statusText,
       headers: responseHeaders(response.headers),
     },
