@@ -108,7 +108,8 @@ export function nodeTraces(result) {
  */
 export async function nodeTracesOfBundle(options = {}) {
   try {
-    return nodeTraces(await bundleBrowser(options));
+    // Minified: comments (which may name Buffer or node:zlib) are gone, globals are not renamed.
+    return nodeTraces(await bundleBrowser({ minify: true, ...options }));
   } catch (error) {
     if (!Array.isArray(error.errors)) throw error;
     return error.errors.map((e) => `${e.text}${e.location ? ` (${e.location.file})` : ''}`);

@@ -56,7 +56,8 @@ export async function exchange(
     signal.removeEventListener('abort', abort);
     controller.abort();
   });
-  if (redirected) body.release();
+  // A redirect has nothing to read: its connection is freed now, its (empty) body ends at start.
+  if (redirected) controller.abort();
   else signal.addEventListener('abort', () => body.release(), { once: true });
   if (signal.aborted) return { kind: 'aborted' };
   return {
