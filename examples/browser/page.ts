@@ -8,7 +8,8 @@
  * In your project, import from 'kube-rx' (bundlers pick its `browser` condition) instead of
  * '../../src/browser.js'. There is no KubeConfig in a page: the cluster is a ClusterConnection,
  * here the API server given as `?server=` (the demo's), or this page's own origin, where a
- * same-origin proxy such as `kubectl proxy --www=dist/ --api-prefix=/` adds the credentials.
+ * same-origin proxy adds the credentials: `kubectl proxy --www=<dir of the bundled page>` serves
+ * the page at /static/ and the API at /.
  */
 import {
   pods,
