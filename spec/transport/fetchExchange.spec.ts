@@ -19,7 +19,10 @@ const { FakeKubeApiServer } =
   await import('../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js');
 
 const connect = (server: string, token?: string): ClusterConnection => ({
-  resolve: async () => ({ server, headers: token ? { Authorization: `Bearer ${token}` } : {} }),
+  resolve: async () => ({
+    server,
+    headers: token ? { Authorization: `Bearer ${token}` } : ({} as Record<string, string>),
+  }),
 });
 
 const line = (type: string, name: string, rv: string) =>

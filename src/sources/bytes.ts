@@ -16,6 +16,19 @@ export function utf8Text(bytes: Uint8Array, start = 0, end = bytes.length): stri
 }
 
 /**
+ * Where the buffers that hold partial lines come from (zero-filled, in Node and in a browser
+ * alike); an object, so that a spec can count what the framer allocates.
+ *
+ * @example
+ * const pending = byteAllocation.alloc(16 * 1024);
+ */
+export const byteAllocation = {
+  alloc(size: number): Uint8Array {
+    return new Uint8Array(size);
+  },
+};
+
+/**
  * The chunks one after the other in one new array of `total` bytes (their summed length).
  *
  * @example

@@ -1,4 +1,4 @@
-import { concatBytes, utf8Text } from './bytes.js';
+import { byteAllocation, concatBytes, utf8Text } from './bytes.js';
 
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
@@ -134,7 +134,7 @@ export class LineFramer {
     const limit = this.maxLineBytes + 1 - this.segmentBytes;
     if (size < SEGMENT_BYTES) {
       const needed = this.pendingBytes + wanted;
-      const grown = new Uint8Array(
+      const grown = byteAllocation.alloc(
         Math.min(limit, SEGMENT_BYTES, Math.max(needed, INITIAL_PENDING_BYTES, size * 2)),
       );
       if (this.pendingBytes > 0) grown.set(pending!.subarray(0, this.pendingBytes));
@@ -145,7 +145,7 @@ export class LineFramer {
     this.segments.push(pending!);
     this.segmentBytes += size;
     this.pendingBytes = 0;
-    this.pending = new Uint8Array(Math.min(limit - size, SEGMENT_BYTES));
+    this.pending = byteAllocation.alloc(Math.min(limit - size, SEGMENT_BYTES));
     return this.pending;
   }
 
