@@ -3,6 +3,8 @@
 //   node bench/watch.bench.mjs [--rounds=7] [--events=60000] [--only=fromWatch,jsonParse]
 //                              [--quick] [--pods=1000] [--chunk=batch]
 //                              [--alt=<dist> --alt-label=<name>]
+// The HTTP/2 rows (consumers marked h2) read the same stream from an HTTP/2 server (TLS) on the
+// server process's second port; they have no --alt row.
 // Needs a build (`npm run build`): the kube-rx consumers import dist/.
 //
 // A loopback server (bench/watch/server.mjs, its own process) streams a pod watch of about 5 KB
@@ -46,8 +48,9 @@ for (const name of baseNames) if (!consumers[name]) throw new Error(`no consumer
 // --chunk=batch: the server sends ~64 KiB HTTP chunks instead of one chunk per event.
 const CHUNK = args.chunk ?? 'event';
 const names = baseNames.flatMap((name) =>
-  ALT && consumers[name].kubeRx ? [name, `${name}@alt`] : [name],
+  ALT && consumers[name].kubeRx && !consumers[name].h2 ? [name, `${name}@alt`] : [name],
 );
+const H2 = names.some((name) => consumers[name.replace(/@alt$/, '')].h2);
 const consumerOf = (name) => consumers[name.replace(/@alt$/, '')];
 const labelOf = (name) => consumerOf(name).label + (name.endsWith('@alt') ? ` [${ALT_LABEL}]` : '');
 
@@ -64,14 +67,14 @@ const times = (ratio) => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '-')
 
 async function startServer() {
   const child = fork(here('./watch/server.mjs'), [], {
-    env: { ...process.env, EVENTS: String(EVENTS), CHUNK },
+    env: { ...process.env, EVENTS: String(EVENTS), CHUNK, H2: H2 ? '1' : '' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const { port } = await new Promise((resolve, reject) => {
+  const { port, h2Port } = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`)));
   });
-  return { child, url: `http://127.0.0.1:${port}` };
+  return { child, url: `http://127.0.0.1:${port}`, h2Url: h2Port && `https://127.0.0.1:${h2Port}` };
 }
 
 async function runConsumer(name, server) {
@@ -121,7 +124,8 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]);
     const results = {};
-    for (const name of order) results[name] = await runConsumer(name, server.url);
+    for (const name of order)
+      results[name] = await runConsumer(name, consumerOf(name).h2 ? server.h2Url : server.url);
     rounds.push({ order, results });
     console.log(
       `  round ${round + 1}/${ROUNDS}: ` +

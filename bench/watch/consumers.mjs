@@ -124,6 +124,60 @@ export const consumers = {
     },
   },
 
+  /** kube-rx fromWatch over HTTP/2 (TLS, ALPN h2): one watch, one stream of the session. */
+  fromWatchH2: {
+    kubeRx: true,
+    h2: true,
+    label: 'kube-rx fromWatch, HTTP/2',
+    async load({ server, events }) {
+      const { fromWatch } = await import(dist('sources/fromWatch.js'));
+      const kc = await kubeConfig(server);
+      return () => {
+        const tally = new Tally(events);
+        return readUntil(fromWatch(kc, PODS_REF), tally, (event) => {
+          if (event.type === 'ERROR') throw event.error;
+          return tally.add(event.type, event.object);
+        });
+      };
+    },
+  },
+
+  /** 100 fromWatch at once over HTTP/2 (one session), events/100 each: the same events in all. */
+  fromWatchH2x100: {
+    kubeRx: true,
+    h2: true,
+    label: 'kube-rx 100 x fromWatch, HTTP/2 (one session)',
+    async load({ server, events }) {
+      const { fromWatch } = await import(dist('sources/fromWatch.js'));
+      const kc = await kubeConfig(server);
+      const per = Math.floor(events / 100);
+      return () => {
+        const tally = new Tally(per * 100);
+        const end = runEnd(tally);
+        let open = 100;
+        for (let i = 0; i < 100; i++) {
+          let seen = 0;
+          fromWatch(kc, PODS_REF, { namespace: `bench-${per}` }).subscribe({
+            next: (event) => {
+              if (end.finished) return;
+              if (event.type === 'ERROR') return end.fail(event.error);
+              seen++;
+              if (tally.add(event.type, event.object)) end.done();
+            },
+            error: end.fail,
+            complete: () => {
+              if (seen !== per) end.fail(new Error(`a watch ended after ${seen} of ${per} events`));
+              else if (--open === 0) end.done();
+            },
+          });
+        }
+        return end.promise;
+      };
+    },
+    // Every watch ends with its own last event; the tally's last one is some watch's last.
+    expectedLast: (events) => versionOf(Math.floor(events / 100) - 1),
+  },
+
   /** kube-rx resumed pipeline into a store: withBookmarks + resumeFromResourceVersion + toStore. */
   resumedStore: {
     kubeRx: true,
@@ -293,7 +347,7 @@ export const consumers = {
   },
 
   /**
-   * Diagnostic: kube-rx's own transport alone (src/sources/http1/): the same stream read the way
+   * Diagnostic: kube-rx's transport alone (undici; src/sources/http1/ before): the stream read the way
    * fromWatch reads it, counting newlines in the byte ranges; no string is made and nothing is
    * parsed. Compare with the node:http row.
    */
@@ -301,7 +355,11 @@ export const consumers = {
     kubeRx: true,
     label: 'kube-rx transport alone (no parsing)',
     async load({ server, events }) {
-      const { openStream } = await import(dist('sources/streamingBody.js'));
+      // The current build has it in sources/request.js, builds before the undici transport in
+      // sources/streamingBody.js.
+      const { openStream } = await import(dist('sources/request.js')).catch(
+        () => import(dist('sources/streamingBody.js')),
+      );
       const kc = await kubeConfig(server);
       return async () => {
         const tally = new Tally(events);

@@ -13,8 +13,14 @@
 // With CHUNK=batch, each socket write is instead one chunk of many whole events (about 64 KiB):
 // fewer, larger body pieces for the client's HTTP parser, to measure what per-event chunks cost.
 //
+// With H2=1 it also serves the same watch over HTTP/2 (TLS, ALPN h2, a self-signed certificate
+// from dist/testing) on a second port, in writes of about 64 KiB (HTTP/2 has no chunk framing;
+// the frames are 16 KiB). A watch of namespace `bench-N` streams N events instead of EVENTS
+// (the many-watches rows). It sends { port, h2Port }.
+//
 // Environment: EVENTS (default 100000), CHUNK (event | batch; default event), BENCH_PODS (see
-// pods.mjs).
+// pods.mjs), H2 (1 to serve HTTP/2 too).
+import http2 from 'node:http2';
 import net from 'node:net';
 import { URL } from 'node:url';
 import { FIRST_VERSION, PODS, VERSION_DIGITS, podTemplates, versionOf } from './pods.mjs';
@@ -106,10 +112,64 @@ const server = net.createServer((socket) => {
   socket.on('data', onData);
 });
 
-server.listen(0, '127.0.0.1', () => {
+/** Events of a watch of `pathname`: N for namespace `bench-N`, else EVENTS. */
+function eventsOf(pathname) {
+  const match = /^\/api\/v1\/namespaces\/bench-(\d+)\/pods$/.exec(pathname);
+  return match ? Number(match[1]) : EVENTS;
+}
+
+/** Streams a watch on an HTTP/2 stream: `events` events in writes of ~64 KiB, then the end. */
+function streamWatchH2(stream, events) {
+  stream.respond({ ':status': 200, 'content-type': 'application/json' });
+  let next = 0;
+  const pump = () => {
+    while (!stream.destroyed && next < events) {
+      const batch = Buffer.allocUnsafe(WRITE_BYTES + largestEvent + 16);
+      let at = 0;
+      while (at < WRITE_BYTES && next < events) {
+        const { json, versionAt } = templates[next % PODS];
+        const prefix = next < PODS ? added : modified;
+        at += prefix.copy(batch, at);
+        const objectAt = at;
+        at += json.copy(batch, at);
+        batch.write(versionOf(next), objectAt + versionAt, VERSION_DIGITS, 'latin1');
+        at += lineEnd.copy(batch, at, 0, 2);
+        next++;
+      }
+      if (!stream.write(batch.subarray(0, at))) return void stream.once('drain', pump);
+    }
+    if (!stream.destroyed) stream.end();
+  };
+  pump();
+}
+
+async function startH2() {
+  const { makeTlsMaterial } = await import('../../dist/testing/fakeKubeApiServer/tls.js');
+  const tls = makeTlsMaterial(false);
+  const h2 = http2.createSecureServer({
+    cert: tls.server.cert,
+    key: tls.server.key,
+    allowHTTP1: false,
+    settings: { maxConcurrentStreams: 100 },
+  });
+  h2.on('stream', (stream, headers) => {
+    stream.on('error', () => {});
+    const url = new URL(headers[':path'], 'https://127.0.0.1');
+    if (url.searchParams.get('watch') === 'true')
+      return streamWatchH2(stream, eventsOf(url.pathname));
+    stream.respond({ ':status': 200, 'content-type': 'application/json' });
+    stream.end(emptyList);
+  });
+  h2.on('sessionError', () => {});
+  await new Promise((resolve) => h2.listen(0, '127.0.0.1', resolve));
+  return h2.address().port;
+}
+
+server.listen(0, '127.0.0.1', async () => {
   const { port } = server.address();
-  if (process.send) process.send({ port });
-  else console.log(`listening on http://127.0.0.1:${port}`);
+  const h2Port = process.env.H2 === '1' ? await startH2() : undefined;
+  if (process.send) process.send({ port, h2Port });
+  else console.log(`listening on http://127.0.0.1:${port}` + (h2Port ? `, h2 on ${h2Port}` : ''));
 });
 // The parent going away (or closing the channel) ends this process.
 process.on('disconnect', () => process.exit(0));

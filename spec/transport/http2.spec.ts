@@ -14,6 +14,9 @@ import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { KubernetesObject, WatchEvent } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
+import { resolveConnection } from '../../src/sources/connection.js';
+import { transportSettings } from '../../src/transport/settings.js';
+import net from 'node:net';
 import { collect } from '../support/rawServer.js';
 import { until } from '../support/wait.js';
 
@@ -159,5 +162,63 @@ describe('HTTP/2 (FakeKubeApiServer offers h2 by ALPN)', () => {
     );
     expect(failures[0]).toMatchObject({ errorType: 'SYSTEM_ERROR', statusCode: 0 });
     expect(failures[0].message).toMatch(/GOAWAY/);
+  });
+
+  it('a dead session (PING unanswered) fails its streams as SYSTEM_ERROR', async () => {
+    server = await FakeKubeApiServer.start({ tls: true, bookmarkIntervalMs: 0 });
+    server.create(pods, pod('a', '0'));
+    // A TCP relay that can go silent both ways, as a dead network path does.
+    let frozen = false;
+    const sockets: net.Socket[] = [];
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(Number(new URL(server.url).port), '127.0.0.1');
+      sockets.push(client, upstream);
+      client.on('data', (d) => frozen || upstream.write(d));
+      upstream.on('data', (d) => frozen || client.write(d));
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const saved = { ...transportSettings };
+    transportSettings.http2PingIdleMs = 200;
+    transportSettings.http2PingTimeoutMs = 300;
+    try {
+      const resolved = await resolveConnection(server.kubeConfig());
+      const port = (relay.address() as net.AddressInfo).port;
+      const cluster = {
+        resolve: async () => ({ ...resolved, server: `https://127.0.0.1:${port}` }),
+      };
+      const events: WatchEvent[] = [];
+      let completed = false;
+      subscriptions.push(
+        fromWatch(cluster, pods).subscribe({
+          next: (e) => events.push(e),
+          complete: () => (completed = true),
+        }),
+      );
+      await until(() => events.length === 1, 'the first event');
+      expect(server.requests[0].httpVersion).toBe('2.0');
+      frozen = true;
+      await until(() => completed, 'the dead session to be noticed', 3000);
+      expect(events[1]).toMatchObject({
+        type: 'ERROR',
+        error: { errorType: 'SYSTEM_ERROR', statusCode: 0 },
+      });
+      expect((events[1] as Extract<WatchEvent, { type: 'ERROR' }>).error.message).toMatch(/PING/);
+    } finally {
+      Object.assign(transportSettings, saved);
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    }
+  });
+
+  it('a server that does not offer h2 is spoken to over HTTP/1.1', async () => {
+    server = await FakeKubeApiServer.start({ tls: true, http2: false, bookmarkIntervalMs: 0 });
+    server.create(pods, pod('a', '0'));
+    expect((await lastValueFrom(fromList(server.kubeConfig(), pods))).items).toHaveLength(1);
+    await collect(watchResource(server.kubeConfig(), pods, { timeoutSeconds: 1 }));
+    expect(server.requests.map((r) => r.httpVersion)).toEqual(['1.1', '1.1']);
   });
 });

@@ -2,6 +2,7 @@
 // its platform refuses a KubeConfig (src/transport/platform.browser.ts).
 import { KubeConfig } from '@kubernetes/client-node';
 import type https from 'node:https';
+import { proxyForUrl } from '../transport/proxyForUrl.js';
 import type { ClusterConnection, ResolvedConnection, ResolvedTls } from '../types.js';
 
 /**
@@ -41,7 +42,8 @@ export function kubeConfigConnection(
  * Where the KubeConfig's current context connects and with which credentials, resolved now (exec
  * plugins and token files that rotate are picked up on every call). TLS settings (CA, client
  * certificates, `tls-server-name`, skipTLSVerify only when the config says so) come from
- * client-node's public `applyToHTTPSOptions`.
+ * client-node's public `applyToHTTPSOptions`; the proxy is the kubeconfig's `proxy-url`, else
+ * the environment's as kubectl reads it.
  *
  * @example
  * const { server, headers, tls } = await resolveKubeConfig(kc);
@@ -61,7 +63,9 @@ export async function resolveKubeConfig(kubeConfig: KubeConfig): Promise<Resolve
   if (options.servername) tls.servername = options.servername;
   if (options.rejectUnauthorized === false) tls.rejectUnauthorized = false;
   const resolved: ResolvedConnection = { server: cluster.server, headers, tls };
-  if (cluster.proxyUrl) resolved.proxy = cluster.proxyUrl;
+  // The kubeconfig's proxy-url, else HTTPS_PROXY/HTTP_PROXY/NO_PROXY as kubectl reads them.
+  const proxy = proxyForUrl(cluster.server, { proxyUrl: cluster.proxyUrl, env: process.env });
+  if (proxy !== undefined) resolved.proxy = proxy;
   return resolved;
 }
 

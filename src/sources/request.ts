@@ -43,6 +43,8 @@ export async function openStream(
     if (gzip) headers['accept-encoding'] = 'gzip';
     const sent = { ...headers, ...lowerCaseKeys(connection.headers) };
     rememberCredentials(connection.server, sent);
+    // A password in the proxy URL is a credential too.
+    if (connection.proxy) rememberCredentials(connection.proxy, {});
     const search = query.toString();
     const result = await exchange(connection, {
       path: resourcePath + (search ? `?${search}` : ''),

@@ -72,10 +72,13 @@ export class Http2Sessions {
         if (entry.closing || entry.streams.size + entry.reserved >= entry.maxStreams) continue;
       }
       entry.reserved++;
+      // A request waiting for its stream keeps the process alive, as a running one does.
+      entry.session.ref();
       await entry.ready;
       entry.reserved--;
-      if (entry.closing || entry.streams.size >= entry.maxStreams) continue;
-      return this.stream(entry, request);
+      if (!request.signal.aborted && !entry.closing && entry.streams.size < entry.maxStreams)
+        return this.stream(entry, request);
+      this.idle(entry);
     }
   }
 
@@ -201,7 +204,6 @@ export class Http2Sessions {
     socket.on('data', () => entry.activity++);
     this.sessions.add(entry);
     this.watchLiveness(entry);
-    session.unref();
   }
 
   /**

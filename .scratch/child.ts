@@ -1,0 +1,11 @@
+import { lastValueFrom } from 'rxjs';
+import { fromList } from '../src/sources/fromList.ts';
+import { transportSettings } from '../src/transport/settings.ts';
+import { buildKubeConfig } from '../src/testing/fakeKubeApiServer/kubeConfig.ts';
+transportSettings.keepAliveIdleMs = 60_000;
+const kc = buildKubeConfig('http://127.0.0.1:39761', undefined, 't', { context: 'raw' });
+const t0 = Date.now();
+await lastValueFrom(fromList(kc, { group: '', apiVersion: 'v1', plural: 'pods' }));
+const listedAt = Date.now();
+console.log('listed in', listedAt - t0);
+process.on('exit', () => console.log('exit after', Date.now() - listedAt));
