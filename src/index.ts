@@ -24,7 +24,8 @@ export { fromWatch } from './sources/fromWatch.js';
 export { fromList, DEFAULT_LIST_LIMIT } from './sources/fromList.js';
 export { fromPodLogs } from './sources/fromPodLogs.js';
 export type { PodLogsOptions } from './sources/fromPodLogs.js';
-export { kubeConfigConnection, resolveConnection } from './sources/connection.js';
+export { resolveConnection } from './sources/connection.js';
+export { kubeConfigConnection } from './sources/kubeConfigConnection.js';
 export { resourcePath } from './sources/resourcePath.js';
 export type { ResourceLocation } from './sources/resourcePath.js';
 export {

@@ -1,4 +1,5 @@
 import { describe, expect, it, jest } from '@jest/globals';
+import { byteAllocation } from '../../src/sources/bytes.js';
 import { LineFramer } from '../../src/sources/lineFramer.js';
 
 function frame(
@@ -141,7 +142,7 @@ describe('LineFramer with lines longer than one segment (1 MiB)', () => {
 
   it('holds a refused line once: it allocates about maxLineBytes, not the double that growing one buffer would', () => {
     const maxLineBytes = 16 * MiB;
-    const allocate = jest.spyOn(Buffer, 'allocUnsafe');
+    const allocate = jest.spyOn(byteAllocation, 'alloc');
     try {
       const framer = new LineFramer(() => true, { maxLineBytes });
       const read = Buffer.alloc(65_536, 'x');

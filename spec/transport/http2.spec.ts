@@ -5,7 +5,7 @@ import {
   type LifecycleEvent,
 } from '../../src/operators/resumeFromResourceVersion.js';
 import { toStore } from '../../src/operators/toStore.js';
-import { kubeConfigConnection } from '../../src/sources/connection.js';
+import { kubeConfigConnection } from '../../src/sources/kubeConfigConnection.js';
 import { fromList } from '../../src/sources/fromList.js';
 import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';

@@ -27,9 +27,11 @@ export function rememberCredentials(server: string, headers: Record<string, stri
     const credentials = space === -1 ? authorization : authorization.slice(space + 1).trim();
     remember(credentials);
     if (/^basic$/i.test(authorization.slice(0, space))) {
-      const decoded = Buffer.from(credentials, 'base64').toString('utf8');
-      remember(decoded);
-      remember(decoded.slice(decoded.indexOf(':') + 1));
+      const decoded = decodeBase64(credentials);
+      if (decoded !== undefined) {
+        remember(decoded);
+        remember(decoded.slice(decoded.indexOf(':') + 1));
+      }
     }
   }
   try {
@@ -38,5 +40,17 @@ export function rememberCredentials(server: string, headers: Record<string, stri
     remember(url.password);
   } catch {
     // Not a URL: nothing to remember.
+  }
+}
+
+/** Base64 to UTF-8 text with what Node and browsers both have; undefined when it is not base64. */
+function decodeBase64(text: string): string | undefined {
+  try {
+    const binary = atob(text);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return new TextDecoder().decode(bytes);
+  } catch {
+    return undefined;
   }
 }

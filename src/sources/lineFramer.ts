@@ -1,3 +1,5 @@
+import { byteAllocation, concatBytes, utf8Text } from './bytes.js';
+
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 /** The first size of the buffer that holds a partial line. */
@@ -30,10 +32,10 @@ export interface LineFramerConfig {
 export class LineFramer {
   tooLong = false;
   /** Holds the end of the partial line (all of it, for a line under `SEGMENT_BYTES`). */
-  private pending: Buffer | undefined;
+  private pending: Uint8Array | undefined;
   private pendingBytes = 0;
   /** The full segments before `pending` of a long partial line, oldest first. */
-  private readonly segments: Buffer[] = [];
+  private readonly segments: Uint8Array[] = [];
   private segmentBytes = 0;
   private readonly maxLineBytes: number;
   private readonly skipBlank: boolean;
@@ -48,8 +50,9 @@ export class LineFramer {
   }
 
   /** Frames every complete line of `chunk[start, end)`; false once framing must stop. */
-  write(chunk: Buffer, start = 0, end = chunk.length): boolean {
+  write(chunk: Uint8Array, start = 0, end = chunk.length): boolean {
     if (this.tooLong) return false;
+    // On a Buffer (Node), indexOf is Buffer's memchr: ten times TypedArray's generic one.
     let newline = chunk.indexOf(NEWLINE, start);
     if (newline >= end) newline = -1;
     if (this.pendingBytes > 0) {
@@ -92,24 +95,26 @@ export class LineFramer {
       return this.emit(pending, 0, bytes);
     }
     this.segments.push(pending.subarray(0, this.pendingBytes));
-    const line = Buffer.concat(this.segments, this.segmentBytes + this.pendingBytes);
+    const line = concatBytes(this.segments, this.segmentBytes + this.pendingBytes);
     // The segments of one long line are not kept for the rest of the stream.
     this.release();
     return this.emit(line, 0, bytes);
   }
 
-  private emit(bytes: Buffer, start: number, end: number): boolean {
+  private emit(bytes: Uint8Array, start: number, end: number): boolean {
     if (end === start && this.skipBlank) return true;
-    return this.onLine(bytes.toString('utf8', start, end));
+    return this.onLine(utf8Text(bytes, start, end));
   }
 
   /** Copies `chunk[start, end)` after the partial line held so far. */
-  private hold(chunk: Buffer, start: number, end: number): boolean {
+  private hold(chunk: Uint8Array, start: number, end: number): boolean {
     // One byte of slack: a held line may end with the `\r` of its line ending.
     const room = this.maxLineBytes + 1 - this.segmentBytes - this.pendingBytes;
     if (end - start > room) return this.overflow();
     while (start < end) {
-      const copied = chunk.copy(this.bufferFor(end - start), this.pendingBytes, start, end);
+      const target = this.bufferFor(end - start);
+      const copied = Math.min(end - start, target.length - this.pendingBytes);
+      target.set(chunk.subarray(start, start + copied), this.pendingBytes);
       this.pendingBytes += copied;
       start += copied;
     }
@@ -117,7 +122,7 @@ export class LineFramer {
   }
 
   /** `pending`, with room for at least one more byte (for `wanted`, if it can grow that far). */
-  private bufferFor(wanted: number): Buffer {
+  private bufferFor(wanted: number): Uint8Array {
     const pending = this.pending;
     const size = pending?.length ?? 0;
     if (
@@ -129,10 +134,10 @@ export class LineFramer {
     const limit = this.maxLineBytes + 1 - this.segmentBytes;
     if (size < SEGMENT_BYTES) {
       const needed = this.pendingBytes + wanted;
-      const grown = Buffer.allocUnsafe(
+      const grown = byteAllocation.alloc(
         Math.min(limit, SEGMENT_BYTES, Math.max(needed, INITIAL_PENDING_BYTES, size * 2)),
       );
-      if (this.pendingBytes > 0) pending!.copy(grown, 0, 0, this.pendingBytes);
+      if (this.pendingBytes > 0) grown.set(pending!.subarray(0, this.pendingBytes));
       this.pending = grown;
       return grown;
     }
@@ -140,7 +145,7 @@ export class LineFramer {
     this.segments.push(pending!);
     this.segmentBytes += size;
     this.pendingBytes = 0;
-    this.pending = Buffer.allocUnsafe(Math.min(limit - size, SEGMENT_BYTES));
+    this.pending = byteAllocation.alloc(Math.min(limit - size, SEGMENT_BYTES));
     return this.pending;
   }
 

@@ -1,26 +1,14 @@
-import { promisify } from 'node:util';
-import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { WatchError } from '../WatchError.js';
 import { headerValue, type ResponseBody, type ResponseHead } from '../transport/body.js';
-import { exchange } from '../transport/exchange.js';
+import { decompress, exchange } from '../transport/platform.js';
 import type { Cluster, ResolvedConnection } from '../types.js';
+import { concatBytes, utf8Text } from './bytes.js';
 import { resolveConnection } from './connection.js';
 import { redactSecrets, rememberCredentials } from './credentials.js';
 import { answerToWatchError, networkError } from './statusError.js';
 
 /** The most of an error body read to find its Status: error pages can be large, or endless. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-/** Decoders of the content encodings a list answer may come in, each bounded in output. */
-const DECODERS: Record<
-  string,
-  (bytes: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>
-> = {
-  gzip: promisify(gunzip),
-  'x-gzip': promisify(gunzip),
-  deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
-};
 
 /** The open body of a streaming answer (a watch, a followed log). */
 export type StreamingBody = ResponseBody;
@@ -105,36 +93,34 @@ export async function requestText(
   }
   let bytes = read.bytes;
   const encoding = headerValue(opened.head, 'content-encoding')?.trim().toLowerCase();
-  const decode = encoding ? DECODERS[encoding] : undefined;
-  if (decode) {
-    try {
-      bytes = await decode(bytes, { maxOutputLength: limit });
-    } catch (cause) {
-      const error = networkError(resourcePath, cause, 'the answer could not be decompressed');
-      return { ok: false, error };
-    }
+  try {
+    bytes = await decompress(bytes, encoding, limit);
+  } catch (cause) {
+    const error = networkError(resourcePath, cause, 'the answer could not be decompressed');
+    return { ok: false, error };
   }
-  return { ok: true, text: bytes.toString('utf8') };
+  return { ok: true, text: utf8Text(bytes) };
 }
 
 /** Reads a body to its end, or up to `limit` bytes (then releases it: `truncated`). */
 export function readBody(
   body: ResponseBody,
   limit: number,
-): Promise<{ ok: true; bytes: Buffer; truncated: boolean } | { ok: false; cause: unknown }> {
+): Promise<{ ok: true; bytes: Uint8Array; truncated: boolean } | { ok: false; cause: unknown }> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     let size = 0;
     body.start({
       bytes: (buffer, start, end) => {
         const take = Math.min(end - start, limit - size);
-        chunks.push(Buffer.from(buffer.subarray(start, start + take)));
+        // A copy: the bytes are only valid during the call.
+        chunks.push(new Uint8Array(buffer.subarray(start, start + take)));
         size += take;
         if (size < limit) return true;
-        resolve({ ok: true, bytes: Buffer.concat(chunks, size), truncated: true });
+        resolve({ ok: true, bytes: concatBytes(chunks, size), truncated: true });
         return false;
       },
-      end: () => resolve({ ok: true, bytes: Buffer.concat(chunks, size), truncated: false }),
+      end: () => resolve({ ok: true, bytes: concatBytes(chunks, size), truncated: false }),
       fail: (cause) => resolve({ ok: false, cause }),
     });
   });
@@ -159,7 +145,7 @@ async function errorAnswer(
       statusCode: head.statusCode,
       statusText: head.statusText,
       retryAfter: headerValue(head, 'retry-after'),
-      body: read.bytes.toString('utf8'),
+      body: utf8Text(read.bytes),
     },
     resourcePath,
   );

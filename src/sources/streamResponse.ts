@@ -12,7 +12,7 @@ export interface StreamHandlers {
    * Body bytes `buffer[start, end)`, valid only during the call; false stops reading (the
    * handler has ended the subscriber).
    */
-  bytes(buffer: Buffer, start: number, end: number): boolean;
+  bytes(buffer: Uint8Array, start: number, end: number): boolean;
   /** The body ended. */
   end(): void;
   /** The body failed mid-way (not called once aborted or unsubscribed). */

@@ -57,7 +57,7 @@ export class WatchLineDecoder<T> {
    * Decodes every complete line of `chunk[start, end)` (read only during the call); returns
    * false once the stream must end.
    */
-  write(chunk: Buffer, start = 0, end = chunk.length): boolean {
+  write(chunk: Uint8Array, start = 0, end = chunk.length): boolean {
     if (this.done) return false;
     if (this.framer.write(chunk, start, end)) return true;
     if (this.framer.tooLong) this.fail(TOO_LONG);

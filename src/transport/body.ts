@@ -1,9 +1,7 @@
-import type { IncomingHttpHeaders } from 'node:http';
-
 /** Where a {@link ResponseBody} delivers its bytes. */
 export interface BodySink {
   /** Bytes `buffer[start, end)`, valid only during the call; false stops the delivery. */
-  bytes(buffer: Buffer, start: number, end: number): boolean;
+  bytes(buffer: Uint8Array, start: number, end: number): boolean;
   /** The body is complete. */
   end(): void;
   /** The body failed mid-way (never called after `release()`). */
@@ -21,11 +19,14 @@ export interface ResponseBody {
   release(): void;
 }
 
+/** Response headers, names in lower case (Node's `IncomingHttpHeaders` is one). */
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
 /** The status line and headers of an answer. */
 export interface ResponseHead {
   statusCode: number;
   statusText: string;
-  headers: IncomingHttpHeaders;
+  headers: ResponseHeaders;
 }
 
 /** What one request came to. */
@@ -48,7 +49,7 @@ export abstract class BufferedBody implements ResponseBody {
   protected sink: BodySink | undefined;
   /** Released, ended or failed: nothing more is delivered. */
   protected closed = false;
-  private early: Buffer[] = [];
+  private early: Uint8Array[] = [];
   private earlyEnd = false;
   private earlyFailure: { cause: unknown } | undefined;
 
@@ -69,7 +70,7 @@ export abstract class BufferedBody implements ResponseBody {
   abstract release(): void;
 
   /** A chunk from the protocol: delivered, or held until `start()`. */
-  protected deliver(chunk: Buffer): void {
+  protected deliver(chunk: Uint8Array): void {
     if (this.closed) return;
     if (!this.sink) {
       this.early.push(chunk);
