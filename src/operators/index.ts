@@ -40,3 +40,6 @@ export { shareWatch } from './shareWatch.js';
 export type { ShareWatchConfig } from './shareWatch.js';
 export type { AnyWatchEvent } from './internal/events.js';
 export { INITIAL_EVENTS_END_ANNOTATION } from './internal/events.js';
+export { changedBy } from './changedBy.js';
+export type { ChangedByConfig } from './changedBy.js';
+export { generationChanged } from './generationChanged.js';
