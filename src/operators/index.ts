@@ -43,3 +43,5 @@ export { INITIAL_EVENTS_END_ANNOTATION } from './internal/events.js';
 export { changedBy } from './changedBy.js';
 export type { ChangedByConfig } from './changedBy.js';
 export { generationChanged } from './generationChanged.js';
+export { ownerIndex } from './ownerIndex.js';
+export type { Indexer, Indexers } from './internal/storeIndexes.js';
