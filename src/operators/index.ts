@@ -45,3 +45,5 @@ export type { ChangedByConfig } from './changedBy.js';
 export { generationChanged } from './generationChanged.js';
 export { ownerIndex } from './ownerIndex.js';
 export type { Indexer, Indexers } from './internal/storeIndexes.js';
+export { createInformers } from './createInformers.js';
+export type { InformerStoreConfig, Informers, InformersConfig } from './createInformers.js';
