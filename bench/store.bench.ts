@@ -12,7 +12,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { share, Subject, type Observable } from 'rxjs';
 import { shareWatch } from '../src/operators/shareWatch.js';
-import { toStore, type Store } from '../src/operators/toStore.js';
+import { toStore } from '../src/operators/toStore.js';
+import type { Store } from '../src/operators/Store.js';
 import { added, bookmark } from '../src/testing/marbles/builders.js';
 import { podJson } from './storePods.js';
 import type { WatchEvent } from '../src/types.js';

@@ -1,5 +1,5 @@
 import type { LifecycleEvent } from '../../src/operators/resumeFromResourceVersion.js';
-import type { MergedStore } from '../../src/operators/toStore.js';
+import type { MergedStore } from '../../src/operators/Store.js';
 import type { KubernetesObject, Logger } from '../../src/types.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { FAULT_KINDS, FaultInjection, type FaultKind } from './faults.js';

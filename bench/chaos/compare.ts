@@ -1,5 +1,5 @@
 import { defaultKey as keyOf } from '../../src/operators/internal/events.js';
-import type { Store } from '../../src/operators/toStore.js';
+import type { Store } from '../../src/operators/Store.js';
 import type { KubernetesObject } from '../../src/types.js';
 
 /** How a store differs from the server's objects of the same resource. */

@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import type { MergedStore } from '../../src/operators/toStore.js';
+import type { MergedStore } from '../../src/operators/Store.js';
 import { configmaps, replicasets, services } from '../../src/sources/resources.js';
 import type { KubernetesObject } from '../../src/types.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';

@@ -3,7 +3,7 @@ import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { Subject, map, type Observable } from 'rxjs';
 import { marbles } from 'rxjs-marbles/jest';
 import type { SortedMap } from '../../src/operators/internal/SortedMap.js';
-import { StoreSnapshot } from '../../src/operators/internal/storeSnapshots.js';
+import { StoreSnapshot } from '../../src/operators/internal/StoreSnapshot.js';
 import { mergeWatches } from '../../src/operators/mergeWatches.js';
 import { ownerIndex } from '../../src/operators/ownerIndex.js';
 import { toStore, type MergedStore, type Store } from '../../src/operators/toStore.js';

@@ -3,7 +3,8 @@ import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { map, type Observable } from 'rxjs';
 import { marbles } from 'rxjs-marbles/jest';
 import { mergeWatches, type MergedWatchEvent } from '../../src/operators/mergeWatches.js';
-import { toStore, type MergedStore, type Store } from '../../src/operators/toStore.js';
+import { toStore } from '../../src/operators/toStore.js';
+import type { MergedStore, Store } from '../../src/operators/Store.js';
 import {
   added,
   bookmark,

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { map, type Observable } from 'rxjs';
 import { marbles } from 'rxjs-marbles/jest';
-import { toStore, type Store } from '../../src/operators/toStore.js';
+import { toStore } from '../../src/operators/toStore.js';
+import type { Store } from '../../src/operators/Store.js';
 import {
   added,
   bookmark,

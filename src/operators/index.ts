@@ -28,14 +28,8 @@ export type {
   TaggedObjectEvent,
 } from './mergeWatches.js';
 export { toStore } from './toStore.js';
-export type {
-  MergedStore,
-  ObjectsBySource,
-  SourceOfEvent,
-  Store,
-  StoreOfEvent,
-  ToStoreConfig,
-} from './toStore.js';
+export type { ObjectsBySource, SourceOfEvent, StoreOfEvent, ToStoreConfig } from './toStore.js';
+export type { MergedStore, Store } from './Store.js';
 export { shareWatch } from './shareWatch.js';
 export type { ShareWatchConfig } from './shareWatch.js';
 export type { AnyWatchEvent } from './internal/events.js';

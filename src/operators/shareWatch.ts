@@ -4,16 +4,14 @@ import {
   type Subscriber,
   type Subscription,
 } from 'rxjs';
-import { SortedMap } from './internal/SortedMap.js';
 import {
   defaultKey,
-  hasInitialEventsEndAnnotation,
   initialEventsEndObject,
   metadataOf,
-  resourceVersionOf,
-  type AnyObjectEvent,
   type AnyWatchEvent,
 } from './internal/events.js';
+import { emptyWatchState, foldEvent, type WatchState } from './internal/foldEvent.js';
+import { SortedMap } from './internal/SortedMap.js';
 import type { ObjectOfEvent } from './objects.js';
 
 /**
@@ -28,14 +26,14 @@ export interface ShareWatchConfig<T = unknown> {
 }
 
 /**
- * Shares one upstream subscription (one connection) among many subscribers, and lets a late
+ * Shares one upstream subscription (one watch) among many subscribers, and lets a late
  * subscriber catch up as if it had connected itself: it first gets an ADDED event for every
  * object currently known (in key order) and, once the upstream has passed its initial-events-end
  * BOOKMARK, that bookmark at the last resourceVersion seen; then the live events.
  *
  * - The upstream is subscribed by the first subscriber and released when the last one leaves;
  *   the next subscriber starts it again, with fresh state (reference counting, as `share()`).
- * - An error or completion goes to the current subscribers and ends the connection; the next
+ * - An error or completion goes to the current subscribers and ends the upstream; the next
  *   subscriber starts a new one (so `retry()` after it reconnects).
  * - ERROR events are relayed live and never replayed.
  * - On a merged stream (events tagged by `mergeWatches`) each source keeps its own objects and
@@ -51,7 +49,7 @@ export interface ShareWatchConfig<T = unknown> {
  * @example
  * const pods$ = fromWatch(kc, pods).pipe(resumeFromResourceVersion(), shareWatch());
  * pods$.pipe(toStore()).subscribe(renderTable);
- * pods$.pipe(ofEventType('DELETED')).subscribe(logDeletion); // same connection
+ * pods$.pipe(ofEventType('DELETED')).subscribe(logDeletion); // same upstream
  */
 export function shareWatch<E extends AnyWatchEvent>(
   config: ShareWatchConfig<ObjectOfEvent<E>> = {},
@@ -59,46 +57,44 @@ export function shareWatch<E extends AnyWatchEvent>(
   const { key = defaultKey } = config;
   const keyOf = key as (object: unknown) => string;
   return (source) => {
-    let current: Connection<E> | undefined;
+    let current: SharedUpstream<E> | undefined;
     return new Observable<E>((subscriber) => {
       const late = current !== undefined;
-      const connection: Connection<E> =
+      const upstream: SharedUpstream<E> =
         current ??
-        new Connection<E>(keyOf, () => {
-          if (current === connection) current = undefined;
+        new SharedUpstream<E>(keyOf, () => {
+          if (current === upstream) current = undefined;
         });
       if (late) {
-        connection.replayTo(subscriber);
-        connection.add(subscriber);
+        upstream.replayTo(subscriber);
+        upstream.add(subscriber);
       } else {
-        current = connection;
-        connection.add(subscriber);
-        connection.connect(source);
+        current = upstream;
+        upstream.add(subscriber);
+        upstream.subscribeTo(source);
       }
       return () => {
-        // A connection that ended has been replaced already: leave the new one alone.
-        if (connection.remove(subscriber) === 0 && current === connection) {
+        // An upstream that ended has been replaced already: leave the new one alone.
+        if (upstream.remove(subscriber) === 0 && current === upstream) {
           current = undefined;
-          connection.disconnect();
+          upstream.unsubscribe();
         }
       };
     });
   };
 }
 
-/** What one source of the stream (or the whole stream, when untagged) has delivered so far. */
-interface SourceState {
-  objects: SortedMap<unknown>;
-  resourceVersion: string | undefined;
-  /** The initial-events-end bookmark's object, once it has passed. */
-  initialEventsEnd: unknown;
-}
+/** An empty state of one source, before its first event. */
+const EMPTY_STATE: WatchState<SortedMap<unknown>> = emptyWatchState(SortedMap.empty());
 
-/** One upstream subscription, its subscribers and the state a late subscriber replays. */
-class Connection<E extends AnyWatchEvent> {
+/**
+ * One upstream subscription, its subscribers and the state a late subscriber replays: per source
+ * of the stream (or for the whole stream, when untagged), what the events folded into.
+ */
+class SharedUpstream<E extends AnyWatchEvent> {
   // Copied on change, so a dispatch in progress goes on over the subscribers it started with.
   private subscribers: readonly Subscriber<E>[] = [];
-  private readonly states = new Map<string | undefined, SourceState>();
+  private readonly states = new Map<string | undefined, WatchState<SortedMap<unknown>>>();
   private upstream: Subscription | undefined;
   private closed = false;
 
@@ -117,7 +113,7 @@ class Connection<E extends AnyWatchEvent> {
     return this.subscribers.length;
   }
 
-  connect(source: Observable<E>): void {
+  subscribeTo(source: Observable<E>): void {
     const upstream = source.subscribe({
       next: (event) => this.next(event),
       error: (error: unknown) => this.end((s) => s.error(error)),
@@ -128,7 +124,7 @@ class Connection<E extends AnyWatchEvent> {
     else this.upstream = upstream;
   }
 
-  disconnect(): void {
+  unsubscribe(): void {
     this.closed = true;
     this.upstream?.unsubscribe();
   }
@@ -153,7 +149,7 @@ class Connection<E extends AnyWatchEvent> {
     if (this.closed) return;
     if (event.type !== 'ERROR') {
       try {
-        this.record(event as AnyObjectEvent);
+        this.record(event);
       } catch (error) {
         // A throwing key function fails the shared stream, as it would an unshared one.
         this.upstream?.unsubscribe();
@@ -164,29 +160,15 @@ class Connection<E extends AnyWatchEvent> {
     for (const subscriber of this.subscribers) subscriber.next(event);
   }
 
-  private record(event: AnyObjectEvent): void {
-    let state = this.states.get(event.source);
-    if (!state) {
-      state = {
-        objects: SortedMap.empty(),
-        resourceVersion: undefined,
-        initialEventsEnd: undefined,
-      };
-      this.states.set(event.source, state);
-    }
-    state.resourceVersion = resourceVersionOf(event) ?? state.resourceVersion;
-    if (event.type === 'ADDED' || event.type === 'MODIFIED') {
-      state.objects = state.objects.set(this.keyOf(event.object), event.object);
-    } else if (event.type === 'DELETED') {
-      state.objects = state.objects.delete(this.keyOf(event.object));
-    } else if (hasInitialEventsEndAnnotation(event.object)) {
-      state.initialEventsEnd = event.object;
-    }
+  private record(event: E): void {
+    const before = this.states.get(event.source) ?? EMPTY_STATE;
+    const after = foldEvent(before, event, this.keyOf);
+    if (after !== before || !this.states.has(event.source)) this.states.set(event.source, after);
   }
 
   private end(notify: (subscriber: Subscriber<E>) => void): void {
     this.closed = true;
-    // Forget this connection before notifying, so a subscriber that resubscribes from its
+    // Forget this upstream before notifying, so a subscriber that resubscribes from its
     // error or complete callback (retry, repeat) starts a new one.
     this.onEnd();
     const subscribers = this.subscribers;

@@ -1,3 +1,4 @@
+import type { ObjectsByKey } from './foldEvent.js';
 import { SortedMap } from './SortedMap.js';
 
 /**
@@ -112,4 +113,47 @@ function valuePrefix(value: string): string {
 
 function entryKey(value: string, key: string): string {
   return valuePrefix(value) + key;
+}
+
+/**
+ * A store's objects with their indexes, as one persistent map for the fold: `set` and `delete`
+ * update both (the entries moved are those of the object stored, not of the event's) and
+ * return a new version, or this one when nothing changed.
+ */
+export class IndexedObjects<T> implements ObjectsByKey<T, IndexedObjects<T>> {
+  static empty<T>(indexes: StoreIndexes<T>): IndexedObjects<T> {
+    return new IndexedObjects(SortedMap.empty(), indexes);
+  }
+
+  private constructor(
+    readonly objects: SortedMap<T>,
+    readonly indexes: StoreIndexes<T>,
+  ) {}
+
+  get size(): number {
+    return this.objects.size;
+  }
+
+  get(key: string): T | undefined {
+    return this.objects.get(key);
+  }
+
+  set(key: string, object: T): IndexedObjects<T> {
+    return this.with(key, object);
+  }
+
+  delete(key: string): IndexedObjects<T> {
+    return this.with(key, undefined);
+  }
+
+  entries(): Iterable<[string, T]> {
+    return this.objects.entries();
+  }
+
+  private with(key: string, after: T | undefined): IndexedObjects<T> {
+    const before = this.indexes.empty ? undefined : this.objects.get(key);
+    const objects = after === undefined ? this.objects.delete(key) : this.objects.set(key, after);
+    if (objects === this.objects) return this;
+    return new IndexedObjects(objects, this.indexes.update(key, before, after));
+  }
 }
