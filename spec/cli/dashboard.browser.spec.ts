@@ -181,7 +181,7 @@ describe('kube-rx dashboard in Chromium', () => {
     expect(Date.now() - deleted).toBeLessThan(2_000);
   });
 
-  it('counts events per second, serves every browser from one pair of watches, and loads nothing from elsewhere', async () => {
+  it('counts events per second, serves every browser from one set of watches, and loads nothing from elsewhere', async () => {
     for (let i = 0; i < 5; i++)
       server.update(
         pods,
@@ -197,7 +197,7 @@ describe('kube-rx dashboard in Chromium', () => {
     await second.goto(dashboard.url);
     await second.locator('[data-pod="default/web-7d4b9c-new12"]').waitFor({ timeout: 5_000 });
     await second.close();
-    expect(server.openWatches).toBe(2); // deployments and pods, whatever the number of pages
+    expect(server.openWatches).toBe(3); // deployments, pods and replicasets, whatever the number of pages
     expect(foreignRequests).toEqual([]);
     mkdirSync(join(process.cwd(), 'artifacts'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });

@@ -227,7 +227,7 @@ export const PAGE_SCRIPT = String.raw`
     pill.dataset.state = state;
     setText(byId('connection-text'), LABELS[state] || state);
     if (!status) return;
-    pill.title = 'deployments: ' + status.sources.deployments + ' \u00b7 pods: ' + status.sources.pods;
+    pill.title = Object.keys(status.sources).map(function (k) { return k + ': ' + status.sources[k]; }).join(' \u00b7 ');
     setText(byId('rate'), String(status.eventsPerSecond));
     setText(byId('total'), String(status.totalEvents));
     setText(byId('cluster-name'), status.cluster);
