@@ -152,7 +152,7 @@ describe('kube-rx dashboard in Chromium', () => {
     await expect(
       page.locator('.card.orphans [data-pod="default/debug-shell"]').count(),
     ).resolves.toBe(1);
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5_000 });
+    await page.locator('[data-part="connection"][data-state="live"]').waitFor({ timeout: 5_000 });
   });
 
   it('shows a pod created on the server, and drops a deleted one, within 2 s', async () => {
@@ -188,7 +188,7 @@ describe('kube-rx dashboard in Chromium', () => {
         podOf('default', 'debug-shell', { app: 'debug', restarts: i + 1, waiting: 'Error' }),
       );
     // Polled from here: the page's Content-Security-Policy forbids evaluating strings in it.
-    const rate = page.locator('#rate');
+    const rate = page.locator('[data-part="rate"]');
     for (const end = Date.now() + 3_000; Number(await rate.textContent()) === 0;) {
       if (Date.now() > end) throw new Error('the events per second stayed at 0');
       await page.waitForTimeout(50);

@@ -48,12 +48,15 @@ export interface DashboardFeedOptions {
   warn?: (line: string) => void;
   /** The shortest time between two updates, in ms (default 100: at most 10 a second). */
   throttleMs?: number;
+  /** Which view of the page this cluster is (default 0): every message carries it as `view`. */
+  view?: number;
 }
 
 /**
- * A browser's view of the feed: Server-Sent Events text, `snapshot` first ({ rows, status }),
- * then `diff` ({@link RowDiff}) and `status` ({@link FeedStatus}) messages. Each message is
- * serialised once, whatever the number of browsers.
+ * A browser's view of the feed: Server-Sent Events text, `snapshot` first ({ view, rows, status }),
+ * then `diff` ({@link RowDiff} and `view`) and `status` ({@link FeedStatus} and `view`) messages,
+ * `view` being the index of the cluster on the page. Each message is serialised once, whatever the
+ * number of browsers.
  */
 export type FeedListener = (sseChunk: string) => void;
 
@@ -64,7 +67,7 @@ export type FeedListener = (sseChunk: string) => void;
  * @example
  * sseMessage('status', { state: 'live' }); // 'event: status\ndata: {"state":"live"}\n\n'
  */
-function sseMessage(event: string, data: unknown): string {
+export function sseMessage(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
@@ -171,9 +174,14 @@ export class DashboardFeed {
   join(listener: FeedListener): { snapshot: string; unsubscribe: () => void } {
     this.listeners.add(listener);
     return {
-      snapshot: sseMessage('snapshot', this.snapshot()),
+      snapshot: this.snapshotMessage(),
       unsubscribe: () => void this.listeners.delete(listener),
     };
+  }
+
+  /** The `snapshot` message a browser starts from, or skips ahead to. */
+  snapshotMessage(): string {
+    return sseMessage('snapshot', { view: this.options.view ?? 0, ...this.snapshot() });
   }
 
   /** Every row known and the status. */
@@ -258,7 +266,7 @@ export class DashboardFeed {
 
   private broadcast(event: 'diff' | 'status', data: RowDiff | FeedStatus): void {
     if (this.listeners.size === 0) return;
-    const chunk = sseMessage(event, data);
+    const chunk = sseMessage(event, { ...data, view: this.options.view ?? 0 });
     for (const listener of this.listeners) listener(chunk);
   }
 }
