@@ -27,6 +27,8 @@ export interface ClientStats {
   skippedMessages: number;
   /** Times a browser that fell behind caught up by skipping to the latest state. */
   resyncs: number;
+  /** Bytes queued in the server for every stream together (not yet taken by their sockets). */
+  bufferedBytes: number;
 }
 
 /** A running dashboard. */
@@ -127,9 +129,13 @@ class ClientHub {
 
   stats(): ClientStats {
     let behind = 0;
-    for (const client of this.clients) if (client.skipped !== undefined) behind++;
+    let bufferedBytes = 0;
+    for (const client of this.clients) {
+      if (client.skipped !== undefined) behind++;
+      bufferedBytes += client.res.writableLength;
+    }
     const { skippedMessages, resyncs } = this;
-    return { connected: this.clients.size, behind, skippedMessages, resyncs };
+    return { connected: this.clients.size, behind, skippedMessages, resyncs, bufferedBytes };
   }
 
   endAll(): void {
