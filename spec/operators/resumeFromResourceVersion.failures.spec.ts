@@ -1,8 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
+import type { V1Pod } from '@kubernetes/client-node';
+import { from } from 'rxjs';
 import { marbles } from 'rxjs-marbles/jest';
+import { toStore } from '../../src/operators/toStore.js';
+import type { Store } from '../../src/operators/Store.js';
 import { withBookmarks } from '../../src/operators/withBookmarks.js';
 import { WatchError } from '../../src/WatchError.js';
 import {
+  added,
   bookmark,
   errorEvent,
   listOf,
@@ -11,6 +16,7 @@ import {
   watchError,
 } from '../../src/testing/marbles/builders.js';
 import { marbleWatchSource } from '../../src/testing/marbles/marbleWatchSource.js';
+import type { WatchEvent } from '../../src/types.js';
 import { backoffs, httpError, run } from './support/resumeHarness.js';
 
 const connectingTimes = (timeline: string[]) =>
@@ -376,7 +382,51 @@ describe('resumeFromResourceVersion: giving up', () => {
 
 describe('resumeFromResourceVersion: 410 Gone', () => {
   it(
-    'relists and emits only the difference: MODIFIED, ADDED, DELETED with the last known object, nothing for unchanged',
+    'keyed by uid: a pod re-created under the same name during the gap is DELETED (old uid) then ADDED (new uid), and a uid-keyed store keeps only the new one',
+    marbles((m) => {
+      const byUid = (o: V1Pod) => o.metadata!.uid!;
+      const old = pod('a', '3', { metadata: { uid: 'uid-1' } });
+      const recreated = pod('a', '7', { metadata: { uid: 'uid-2' } });
+      const source = marbleWatchSource({
+        lists: [
+          m.cold('(l|)', { l: listOf([old], '3') }),
+          m.cold('(l|)', { l: listOf([recreated], '8') }),
+        ],
+        connections: [m.cold('-k(x|)', { k: bookmark('5'), x: errorEvent(410, 'Expired') })],
+      });
+      const result = run(m, source, { key: byUid });
+      expect(result.timeline).toEqual([
+        '0 relist-start',
+        '0 ADDED a@3',
+        '0 BOOKMARK 3 end',
+        '0 relist-end 1',
+        '0 connecting 3',
+        '1 connected',
+        '1 BOOKMARK 5',
+        '2 disconnected error 410',
+        '2 expired',
+        '2 relist-start',
+        '2 DELETED a@3',
+        '2 ADDED a@7',
+        '2 BOOKMARK 8 end',
+        '2 relist-end 1',
+        '2 connecting 8',
+      ]);
+      expect(result.events.slice(3, 5)).toEqual([
+        { type: 'DELETED', object: old, resourceVersion: '3' },
+        added(recreated),
+      ]);
+      // The store the user keys by uid ends with the object the server has, and only it.
+      let store: Store<V1Pod> | undefined;
+      from(result.events as WatchEvent<V1Pod>[])
+        .pipe(toStore({ key: byUid }))
+        .subscribe((s) => (store = s));
+      expect(store?.values()).toEqual([recreated]);
+    }),
+  );
+
+  it(
+    'relists and emits only the difference: DELETED with the last known object first, then MODIFIED and ADDED in list order, nothing for unchanged',
     marbles((m) => {
       const c5 = pod('c', '5');
       const source = marbleWatchSource({
@@ -406,9 +456,9 @@ describe('resumeFromResourceVersion: 410 Gone', () => {
         '1 disconnected error 410',
         '1 expired',
         '1 relist-start',
+        '1 DELETED c@5',
         '1 MODIFIED b@7',
         '1 ADDED d@8',
-        '1 DELETED c@5',
         '1 BOOKMARK 9 end',
         '1 relist-end 3',
         '1 connecting 9',

@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { share } from 'rxjs';
 import type { ResumeConfig } from '../../src/operators/resumeFromResourceVersion.js';
+import { toStore } from '../../src/operators/toStore.js';
+import type { Store } from '../../src/operators/Store.js';
 import { configmaps, pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { FakeKubeApiServerOptions } from '../../src/testing/fakeKubeApiServer/types.js';
@@ -173,10 +176,10 @@ describe('resumeFromResourceVersion over HTTP: history expired while disconnecte
       'ADDED default/b@2',
       'ADDED default/c@3',
       'BOOKMARK @3 end',
-      // c is unchanged: nothing for it.
+      // Deletions first; c is unchanged: nothing for it.
+      'DELETED default/b@2',
       'MODIFIED default/a@4',
       'ADDED default/d@6',
-      'DELETED default/b@2',
       'BOOKMARK @7 end',
     ]);
     const deleted = objectOf(rec.events.find((e) => e.type === 'DELETED'));
@@ -206,6 +209,57 @@ describe('resumeFromResourceVersion over HTTP: history expired while disconnecte
       expect.arrayContaining(['expired', 'relist-start', 'relist-end 3', 'connecting 7']),
     );
     expect(rec.errored).toBe(false);
+  });
+});
+
+describe('resumeFromResourceVersion over HTTP: a pod re-created under the same name during a 410 gap', () => {
+  it('reaches a uid-keyed store as DELETED (old uid) then ADDED (new uid)', async () => {
+    const s = await startServer({ bookmarkIntervalMs: 0 });
+    const byUid = (o: KubernetesObject) => o.metadata!.uid!;
+    s.create(pods, pod('a', '', { metadata: { uid: 'uid-1' } })); // 1
+    const rec = new PipelineRecording();
+    recording = rec;
+    const shared = resumedWatch<KubernetesObject>(
+      s.kubeConfig(),
+      pods,
+      { timeoutSeconds: 1 },
+      {
+        idleTimeout: 5000,
+        random: quick,
+        onLifecycle: rec.onLifecycle,
+        key: byUid,
+      },
+    ).pipe(share());
+    let store: Store<KubernetesObject> | undefined;
+    const storeSubscription = shared.pipe(toStore({ key: byUid })).subscribe((x) => (store = x));
+    rec.subscribe(shared);
+    try {
+      await delivered(rec, 'BOOKMARK @1 end');
+      await until(() => s.openWatches === 1, 'the first watch');
+
+      // The reconnect after the watch times out meets a 503 and waits 1 s; meanwhile the pod is
+      // deleted and re-created under the same name (a new uid), and history is compacted.
+      s.faults.fail(503, { match: 'watch', retryAfterSeconds: 1 });
+      await until(() => s.requests.some((r) => r.status === 503), 'the 503');
+      s.delete(pods, 'default', 'a'); // 2
+      s.create(pods, pod('a', '', { metadata: { uid: 'uid-2' } })); // 3
+      s.expireHistory(); // 4
+
+      await delivered(rec, 'BOOKMARK @4 end');
+      expect(rec.story).toEqual([
+        'ADDED default/a@1',
+        'BOOKMARK @1 end',
+        'DELETED default/a@1',
+        'ADDED default/a@3',
+        'BOOKMARK @4 end',
+      ]);
+      expect(objectOf(rec.events[2])?.metadata?.uid).toBe('uid-1');
+      expect(objectOf(rec.events[3])?.metadata?.uid).toBe('uid-2');
+      expect(store?.values()).toEqual([s.get(pods, 'default', 'a')]);
+      expect(store?.get('uid-1')).toBeUndefined();
+    } finally {
+      storeSubscription.unsubscribe();
+    }
   });
 });
 

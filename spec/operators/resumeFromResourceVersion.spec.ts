@@ -293,8 +293,9 @@ describe("resumeFromResourceVersion: initialState 'watch-list'", () => {
         '402 relist-start',
         '402 connecting -',
         '402 connected',
-        '403 ADDED c@6',
+        // Something was delivered: the difference waits for the end bookmark, deletions first.
         '404 DELETED b@5',
+        '404 ADDED c@6',
         '404 BOOKMARK 7 end',
         '404 relist-end 2',
       ]);
@@ -339,7 +340,7 @@ describe("resumeFromResourceVersion: initialState 'watch-list'", () => {
         '1 ADDED b@5',
         '2 DELETED b@6',
         '3 BOOKMARK 7 end',
-        '3 relist-end 2',
+        '3 relist-end 1',
       ]);
     }),
   );
@@ -398,8 +399,8 @@ describe("resumeFromResourceVersion: initialState 'watch-list'", () => {
         '0 connected',
         '0 ADDED a@3',
         '2001 disconnected closed',
-        '2001 ADDED b@4',
         '2001 DELETED a@3',
+        '2001 ADDED b@4',
         '2001 BOOKMARK 5 end',
         '2001 relist-end 1',
         '2001 connecting 5',

@@ -27,11 +27,24 @@ export function relistDifference<T>(
     if (!fresh.has(key)) events.push(objectEvent('DELETED', object));
   }
   for (const [key, object] of fresh) {
-    const previous = delivered.get(key);
-    if (previous === undefined) events.push(objectEvent('ADDED', object));
-    else if (!sameVersion(previous, object)) events.push(objectEvent('MODIFIED', object));
+    const change = freshChange(delivered, key, object);
+    if (change) events.push(change);
   }
   return events;
+}
+
+/**
+ * The event that brings a consumer to `object` of a fresh state: ADDED for a key not delivered,
+ * MODIFIED when its resourceVersion changed, none when unchanged.
+ */
+export function freshChange<T>(
+  delivered: ObjectsByKey<T, unknown>,
+  key: string,
+  object: T,
+): WatchObjectEvent<T> | undefined {
+  const previous = delivered.get(key);
+  if (previous === undefined) return objectEvent('ADDED', object);
+  return sameVersion(previous, object) ? undefined : objectEvent('MODIFIED', object);
 }
 
 /**

@@ -19,10 +19,13 @@ export interface StepHandlers<V> {
  */
 export class SerialSteps {
   private current?: Step;
+  /** Stopped for good: later steps are not started (a teardown may run inside a callback). */
+  private stopped = false;
 
   constructor(private readonly scheduler: SchedulerLike) {}
 
   run<V>(observable: Observable<V>, handlers: StepHandlers<V>): void {
+    if (this.stopped) return;
     const step = this.replace();
     const subscription = observable.subscribe({
       next: (value) => {
@@ -45,10 +48,17 @@ export class SerialSteps {
 
   /** Even "at once" goes through the scheduler, so a source that ends synchronously cannot recurse. */
   later(delay: number, then: () => void): void {
+    if (this.stopped) return;
     this.replace().subscription = this.scheduler.schedule(() => then(), delay);
   }
 
-  close(): void {
+  /** Closes the current step and starts no other. */
+  stop(): void {
+    this.stopped = true;
+    this.close();
+  }
+
+  private close(): void {
     if (!this.current) return;
     this.current.closed = true;
     this.current.subscription?.unsubscribe();
