@@ -74,9 +74,10 @@ describe('generationChanged', () => {
         '0 ADDED c@5',
         '0 BOOKMARK 5 end',
         // '1 MODIFIED a@6' (status only) is dropped
-        '3 MODIFIED b@9', // the relist difference: a@8 (status only) is dropped
-        '3 ADDED d@10',
+        // The relist difference (deletions first): a@8 (status only) is dropped.
         '3 DELETED c@5',
+        '3 MODIFIED b@9',
+        '3 ADDED d@10',
         '3 BOOKMARK 10 end',
         // '4 MODIFIED b@11' (status only) is dropped
       ]);
