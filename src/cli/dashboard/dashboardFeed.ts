@@ -111,6 +111,8 @@ export class DashboardFeed {
   private timer?: NodeJS.Timeout;
   private synced = false;
   private latest?: MergedStore<Objects, typeof BY_OWNER>;
+  /** The JSON of every row, until they change. */
+  private rowsJson: string | undefined;
   private error: string | null = null;
   private totalEvents = 0;
   private countedAtLastSecond = 0;
@@ -155,7 +157,10 @@ export class DashboardFeed {
         const owners = podOwnersByIndex(deploymentList, store.store('replicasets'), podStore);
         const rows = dashboardRows(deploymentList, podStore.values(), owners);
         const diff = this.differ.update(rows);
-        if (diff.set.length > 0 || diff.remove.length > 0) this.broadcast('diff', diff);
+        if (diff.set.length > 0 || diff.remove.length > 0) {
+          this.rowsJson = undefined;
+          this.broadcast('diff', diff);
+        }
         this.latest = store;
         this.checkSynced();
       });
@@ -179,9 +184,14 @@ export class DashboardFeed {
     };
   }
 
-  /** The `snapshot` message a browser starts from, or skips ahead to. */
+  /**
+   * The `snapshot` message a browser starts from, or skips ahead to. The rows are serialised once
+   * per change, not once per browser: 300 browsers joining (or resyncing) at once cost one.
+   */
   snapshotMessage(): string {
-    return sseMessage('snapshot', { view: this.options.view ?? 0, ...this.snapshot() });
+    this.rowsJson ??= JSON.stringify(this.differ.rows());
+    const view = this.options.view ?? 0;
+    return `event: snapshot\ndata: {"view":${view},"rows":${this.rowsJson},"status":${JSON.stringify(this.status())}}\n\n`;
   }
 
   /** Every row known and the status. */

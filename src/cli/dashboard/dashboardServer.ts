@@ -112,13 +112,18 @@ class ClientHub {
   /** Starts streaming to `res`: every feed's snapshot, then what they broadcast. */
   join(res: ServerResponse): void {
     const client: Client = { res, skipped: undefined };
-    const leaves = this.feeds.map((feed) => feed.join((chunk) => this.send(client, chunk)));
+    const leaves: (() => void)[] = [];
     this.clients.add(client);
-    // The first snapshots go out whatever the socket says: a browser starts from them.
-    for (const { snapshot } of leaves) res.write(snapshot);
+    for (const feed of this.feeds) {
+      const { snapshot, unsubscribe } = feed.join((chunk) => this.send(client, chunk));
+      leaves.push(unsubscribe);
+      // The first snapshots go out whatever the socket says: a browser starts from them. Only
+      // the unsubscribes are kept: a stream must not hold on to the snapshot it started from.
+      res.write(snapshot);
+    }
     res.on('drain', () => this.caughtUp(client));
     res.on('close', () => {
-      for (const { unsubscribe } of leaves) unsubscribe();
+      for (const leave of leaves) leave();
       this.clients.delete(client);
     });
   }
