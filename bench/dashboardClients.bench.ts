@@ -42,8 +42,10 @@ interface Client {
   socket: Socket;
   bytes: number;
   stalled: boolean;
-  /** The text after the client read again (stalled clients only). */
+  /** The last characters read, to find a message split across chunks. */
   tail: string;
+  /** A `skipped` message came after it read again (stalled clients only). */
+  toldSkipped: boolean;
   resumed: boolean;
   gotSnapshot: boolean;
 }
@@ -55,6 +57,7 @@ function eventStream(port: number, stalled: boolean): Client {
     bytes: 0,
     stalled,
     tail: '',
+    toldSkipped: false,
     resumed: false,
     gotSnapshot: false,
   };
@@ -65,7 +68,11 @@ function eventStream(port: number, stalled: boolean): Client {
       client.gotSnapshot = true;
       if (stalled) socket.pause();
     }
-    if (client.resumed && client.tail.length < 4096) client.tail += chunk.toString('latin1');
+    if (client.resumed && !client.toldSkipped) {
+      const text = client.tail + chunk.toString('latin1');
+      client.toldSkipped = /event: skipped\ndata: \{"messages":\d+\}/.test(text);
+      client.tail = text.slice(-64);
+    }
   });
   socket.on('error', () => {});
   return client;
@@ -147,15 +154,18 @@ const updater = setInterval(() => {
 const samples: { heap: number; rss: number; cpu: number; behind: number; buffered: number }[] = [];
 const readingBytesAtStart = clients.filter((c) => !c.stalled).map((c) => c.bytes);
 let lastCpu = process.cpuUsage();
+let lastTime = performance.now();
 for (let second = 0; second < SECONDS; second++) {
   await sleep(1000);
   const cpu = process.cpuUsage(lastCpu);
+  const wall = (performance.now() - lastTime) / 1000;
   lastCpu = process.cpuUsage();
+  lastTime = performance.now();
   const stats = dashboard.clients();
   samples.push({
     heap: heapUsed(),
     rss: process.memoryUsage().rss,
-    cpu: (cpu.user + cpu.system) / 1e6,
+    cpu: (cpu.user + cpu.system) / 1e6 / wall,
     behind: stats.behind,
     buffered: stats.bufferedBytes,
   });
@@ -165,7 +175,7 @@ const stats = dashboard.clients();
 const reading = clients.filter((c) => !c.stalled);
 const delivered = reading.map((c, i) => c.bytes - readingBytesAtStart[i]!);
 
-console.log('| second | heap MB | rss MB | CPU s/s | clients behind | buffered for clients MB |');
+console.log('| sample | heap MB | rss MB | CPU (cores) | clients behind | queued for clients MB |');
 console.log('| --: | --: | --: | --: | --: | --: |');
 samples.forEach((s, i) =>
   console.log(
@@ -174,13 +184,13 @@ samples.forEach((s, i) =>
 );
 const heaps = samples.map((s) => s.heap);
 console.log(
-  `updates applied: ${updates} (${Math.round(updates / SECONDS)}/s); reading clients got ${mb(median(delivered))} MB each (median; min ${mb(Math.min(...delivered))}, max ${mb(Math.max(...delivered))})`,
+  `updates applied: ${updates}; reading clients got ${mb(median(delivered))} MB each (median; min ${mb(Math.min(...delivered))}, max ${mb(Math.max(...delivered))})`,
 );
 console.log(
-  `heap: first second ${mb(heaps[0]!)} MB, last ${mb(heaps[heaps.length - 1]!)} MB, peak ${mb(Math.max(...heaps))} MB; CPU median ${median(samples.map((s) => s.cpu)).toFixed(2)} s/s`,
+  `heap: first second ${mb(heaps[0]!)} MB, last ${mb(heaps[heaps.length - 1]!)} MB, peak ${mb(Math.max(...heaps))} MB; CPU median ${median(samples.map((s) => s.cpu)).toFixed(2)} cores`,
 );
 console.log(
-  `stalled clients: ${stats.behind} behind, ${stats.skippedMessages} messages skipped, ${mb(stats.bufferedBytes)} MB queued for all of them`,
+  `clients: ${stats.behind} behind, ${stats.skippedMessages} messages skipped, ${stats.resyncs} resyncs, ${mb(stats.bufferedBytes)} MB queued for all of them`,
 );
 
 // The stalled clients read again: each is told what it skipped, then gets the latest state.
@@ -189,9 +199,7 @@ for (const client of clients.filter((c) => c.stalled)) {
   client.socket.resume();
 }
 const deadline = Date.now() + 30_000;
-const caughtUp = () =>
-  clients.filter((c) => c.stalled && /event: skipped\ndata: \{"messages":\d+\}/.test(c.tail))
-    .length;
+const caughtUp = () => clients.filter((c) => c.stalled && c.toldSkipped).length;
 while (caughtUp() < STALLED && Date.now() < deadline) await sleep(50);
 console.log(
   `after reading again: ${caughtUp()}/${STALLED} stalled clients told what they skipped and resynced; ${dashboard.clients().behind} still behind`,

@@ -15,6 +15,12 @@ export interface DashboardOptions extends Partial<DashboardFeedOptions> {
   clusters?: DashboardFeedOptions[];
   /** Where the server says what happens to browsers (a slow one skipping ahead). */
   warn?: (line: string) => void;
+  /**
+   * How many bytes may wait for one browser before it counts as behind and is sent nothing more
+   * until it reads again (default 1 MiB): enough for a browser that is only slow for a moment
+   * to get every update, little enough that 300 stuck ones cost a few hundred MB at most.
+   */
+  maxQueuedBytes?: number;
 }
 
 /** How the browsers are doing, for the curious and for specs. */
@@ -47,6 +53,7 @@ export interface Dashboard {
 
 // A comment line now and then, so proxies and idle timeouts do not cut a quiet stream.
 const HEARTBEAT_MS = 15_000;
+const MAX_QUEUED_BYTES = 1024 * 1024;
 
 /**
  * Serves the dashboard on 127.0.0.1: `/` is the page (HTML with its CSS and script inline, no
@@ -54,10 +61,11 @@ const HEARTBEAT_MS = 15_000;
  * one per cluster. Requests naming another host are refused, so a web page elsewhere cannot read
  * the cluster through a DNS-rebinding trick.
  *
- * A browser that stops reading (a sleeping laptop, a stuck tab) is never buffered for: as soon as
- * its socket pushes back, it is sent nothing more (what it misses is counted) until it drains; it
- * then gets a `skipped` message saying how many it missed and a fresh `snapshot` per cluster,
- * the latest state, and goes on live. Its memory is one socket buffer, whatever the traffic.
+ * A browser that stops reading (a sleeping laptop, a stuck tab) is not buffered for without
+ * bound: once `maxQueuedBytes` wait for it, it is sent nothing more (what it misses is counted)
+ * until everything queued has gone out; it then gets a `skipped` message saying how many it
+ * missed and a fresh `snapshot` per cluster, the latest state, and goes on live. What waits for
+ * it is at most `maxQueuedBytes`, one message and one snapshot per cluster, whatever the traffic.
  *
  * @example
  * const dashboard = await startDashboard({ cluster, clusterName: 'prod', server, port: 0 });
@@ -66,7 +74,7 @@ const HEARTBEAT_MS = 15_000;
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   const clusters = options.clusters ?? [options as DashboardFeedOptions];
   const feeds = clusters.map((cluster, view) => new DashboardFeed({ ...cluster, view }));
-  const hub = new ClientHub(feeds, options.warn);
+  const hub = new ClientHub(feeds, options.maxQueuedBytes ?? MAX_QUEUED_BYTES, options.warn);
   const page = dashboardPage(clusters.map((c) => c.clusterName));
   const server = createServer((req, res) => handle(req, res, hub, page, port()));
   const port = () => (server.address() as AddressInfo).port;
@@ -106,6 +114,7 @@ class ClientHub {
 
   constructor(
     private readonly feeds: readonly DashboardFeed[],
+    private readonly maxQueuedBytes: number,
     private readonly warn?: (line: string) => void,
   ) {}
 
@@ -153,9 +162,10 @@ class ClientHub {
       this.skippedMessages++;
       return;
     }
-    // write() says false once the socket pushes back: what is queued stays (one socket
-    // buffer's worth), and nothing more is, until 'drain'.
-    if (!client.res.write(chunk)) {
+    // A browser slow for a moment gets everything; one that has this much waiting for it is
+    // behind: what is queued stays, and nothing more is, until 'drain' says it all went out.
+    client.res.write(chunk);
+    if (client.res.writableLength > this.maxQueuedBytes) {
       client.skipped = 0;
       if (this.stats().behind === 1) {
         this.warn?.('kube-rx: a browser fell behind; it skips to the latest state when it reads');
