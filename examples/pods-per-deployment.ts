@@ -14,16 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { V1Deployment, V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import { distinctUntilChanged, filter, lastValueFrom, map, takeUntil, tap } from 'rxjs';
-import {
-  deployments,
-  fromWatch,
-  mergeWatches,
-  pods,
-  resumeFromResourceVersion,
-  toStore,
-  withBookmarks,
-} from '../src/index.js';
-import type { Store, WatchSource } from '../src/index.js';
+import { deployments, mergeWatches, pods, resilientWatch, toStore } from '../src/index.js';
+import type { Store } from '../src/index.js';
 import type { ExampleOptions } from './first-watch.js';
 import { aborted } from './resilient-watch.js';
 
@@ -123,12 +115,10 @@ export function main(
 ): Promise<PodsPerDeployment> {
   const { namespace, signal, log = console.log } = options;
   const watchOptions = { namespace }; // undefined: every namespace
-  // Heartbeats (a silent connection is a dead one), then list, watch, resume and relist.
-  const resumed = <T>(source: WatchSource<T>) =>
-    source.pipe(withBookmarks(), resumeFromResourceVersion());
+  // Each: heartbeats (a silent connection is a dead one), then list, watch, resume and relist.
   const summaries$ = mergeWatches({
-    pods: resumed(fromWatch(kc, pods, watchOptions)),
-    deployments: resumed(fromWatch(kc, deployments, watchOptions)),
+    pods: resilientWatch(kc, pods, watchOptions),
+    deployments: resilientWatch(kc, deployments, watchOptions),
   }).pipe(
     // Naming the sources makes `synced` wait for both, even one slow to send its first event.
     toStore({ sources: ['pods', 'deployments'] }),

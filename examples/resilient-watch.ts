@@ -3,9 +3,11 @@
  *
  *   npm run example examples/resilient-watch.ts [namespace]
  *
- * - `withBookmarks()` asks the server for a BOOKMARK about once a minute and treats a connection
+ * `resilientWatch(kc, pods, options, config)` is the recommended pipeline in one call:
+ * `fromWatch` + `withBookmarks(config.bookmarks)` + `resumeFromResourceVersion(config)`.
+ * - `withBookmarks` asks the server for a BOOKMARK about once a minute and treats a connection
  *   silent for longer than `idleTimeout` as dead (a half-open socket otherwise waits forever).
- * - `resumeFromResourceVersion()` lists first (every pod as ADDED, then a BOOKMARK that marks
+ * - `resumeFromResourceVersion` lists first (every pod as ADDED, then a BOOKMARK that marks
  *   the end of the initial state), watches from the list's version, reconnects from the last
  *   version it delivered when the connection ends or fails (with backoff), and relists after
  *   `410 Gone`, emitting only what changed meanwhile. ERROR events never reach you.
@@ -17,13 +19,7 @@
 import { pathToFileURL } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { count, fromEvent, lastValueFrom, of, takeUntil, tap, type Observable } from 'rxjs';
-import {
-  fromWatch,
-  isInitialEventsEnd,
-  pods,
-  resumeFromResourceVersion,
-  withBookmarks,
-} from '../src/index.js';
+import { isInitialEventsEnd, pods, resilientWatch } from '../src/index.js';
 import type { LifecycleEvent } from '../src/index.js';
 import { describeEvent, type ExampleOptions } from './first-watch.js';
 
@@ -66,9 +62,12 @@ export function aborted(signal: AbortSignal | undefined): Observable<unknown> {
 export function main(kc: KubeConfig, options: ResilientWatchOptions = {}): Promise<number> {
   const { namespace = 'default', idleTimeout = 150_000, signal, log = console.log } = options;
   return lastValueFrom(
-    fromWatch(kc, pods, { namespace }).pipe(
-      withBookmarks({ idleTimeout }),
-      resumeFromResourceVersion({ onLifecycle: (event) => log(describeLifecycle(event)) }),
+    resilientWatch(
+      kc,
+      pods,
+      { namespace },
+      { bookmarks: { idleTimeout }, onLifecycle: (event) => log(describeLifecycle(event)) },
+    ).pipe(
       // The pipeline never ends on its own; stop it when asked.
       takeUntil(aborted(signal)),
       tap((event) =>

@@ -126,11 +126,11 @@ describe('runningPodNames (a user pipeline, tested with kube-rx/testing)', () =>
       };
 
       // 410 at frame 2; the relist follows a backoff (400 ms with random 0.5) and answers at 403.
-      // Its difference arrives as events (ADDED c, DELETED b) in one frame, and the store
-      // passes through each: a pipeline that must never see [a, b, c] needs to coalesce.
+      // Its difference arrives as events (DELETED b first, then ADDED c) in one frame, and the
+      // store passes through each: a pipeline that must never see [a] alone needs to coalesce.
       m.expect(source.pipe(runningPodNames(config))).toBeObservable('x 402ms (yz)', {
         x: ['a', 'b'],
-        y: ['a', 'b', 'c'],
+        y: ['a'],
         z: ['a', 'c'],
       });
       m.flush();

@@ -1,4 +1,5 @@
-import type { LifecycleEvent } from '../../src/operators/resumeFromResourceVersion.js';
+import type { LifecycleEvent } from '../../src/operators/LifecycleEvent.js';
+import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import type { MergedStore } from '../../src/operators/Store.js';
 import type { KubernetesObject, Logger } from '../../src/types.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
@@ -12,7 +13,6 @@ import {
   deliveryFailures,
   mb,
   quiesce,
-  resumedWatch,
   socketsLeft,
   watchIntoStore,
 } from './harness.js';
@@ -145,7 +145,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const lifecycle = new LifecycleTally();
     const resumed = (source: SourceKey) => {
       const tally = lifecycle.of(source);
-      return resumedWatch(
+      return resilientWatch(
         credentials,
         kinds[source].resource,
         {
@@ -153,7 +153,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           ...(options.logger && { logger: options.logger }),
         },
         {
-          idleTimeout: IDLE_TIMEOUT_MS,
+          bookmarks: { idleTimeout: IDLE_TIMEOUT_MS },
           initialState: options.initialState ?? 'list',
           onLifecycle: (event) => {
             options.onLifecycle?.(source, event);

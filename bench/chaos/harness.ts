@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tap, type Observable, type Subscription } from 'rxjs';
 import { mergeWatches } from '../../src/operators/mergeWatches.js';
-import type { LifecycleEvent } from '../../src/operators/resumeFromResourceVersion.js';
+import type { LifecycleEvent } from '../../src/operators/LifecycleEvent.js';
 import { toStore } from '../../src/operators/toStore.js';
 import type { MergedStore } from '../../src/operators/Store.js';
 import type { KubernetesObject, WatchEvent } from '../../src/types.js';
@@ -13,9 +13,6 @@ import { clientSocketsTo, waitUntil } from './sockets.js';
 // What the chaos run (chaos.ts) and the soak (../soak/soak.ts) do alike: resumed watches into a
 // store, mutations and faults on a schedule, waiting for the stores to match the server, and the
 // socket check at the end.
-
-// The resumed pipeline is the specs' own (spec/support/resumedPipeline.ts): one definition.
-export { resumedWatch } from '../../spec/support/resumedPipeline.js';
 
 /**
  * `mergeWatches(sources)` into `toStore`, every delivered event recorded by `checker`. Each store

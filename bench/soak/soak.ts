@@ -1,4 +1,5 @@
 import type { Subscription } from 'rxjs';
+import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import type { MergedStore } from '../../src/operators/Store.js';
 import { configmaps, replicasets, services } from '../../src/sources/resources.js';
 import type { KubernetesObject } from '../../src/types.js';
@@ -12,7 +13,6 @@ import {
   deliveryFailures,
   mb,
   quiesce,
-  resumedWatch,
   socketsLeft,
   watchIntoStore,
 } from '../chaos/harness.js';
@@ -144,7 +144,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const sources = Object.fromEntries(
         SOURCE_KEYS.map((key) => [
           key,
-          resumedWatch(
+          resilientWatch(
             credentials,
             RESOURCES[key].resource,
             {
@@ -153,7 +153,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
               timeoutSeconds: Math.round(WATCH_TIMEOUT_SECONDS * (0.5 + jitterRandom.next())),
             },
             {
-              idleTimeout: IDLE_TIMEOUT_MS,
+              bookmarks: { idleTimeout: IDLE_TIMEOUT_MS },
               onLifecycle: lifecycle.of(`${namespace}/${key}`),
               random: () => jitterRandom.next(),
             },

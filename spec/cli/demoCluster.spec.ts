@@ -3,7 +3,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { ClusterSimulator } from '../../src/cli/demo/clusterSimulator.js';
 import { DemoCluster } from '../../src/cli/demo/demoCluster.js';
 import { summarizePod } from '../../src/cli/format/podStatus.js';
-import { resilientWatch } from '../../src/cli/resilientWatch.js';
+import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import { toStore, type Store } from '../../src/operators/toStore.js';
 import { deployments, namespaces, nodes, pods, replicasets } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';

@@ -12,7 +12,8 @@ import { pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { KubernetesObject, WatchEvent } from '../../src/types.js';
-import { PipelineRecording, keyOfEvent, resumedWatch } from '../support/resumedPipeline.js';
+import { resilientWatch } from '../../src/operators/resilientWatch.js';
+import { PipelineRecording, keyOfEvent } from '../support/pipelineRecording.js';
 import { sleep, until } from '../support/wait.js';
 import { Dice, mulberry32, seedFromEnv } from '../support/seededRandom.js';
 
@@ -174,12 +175,12 @@ describe('resumeFromResourceVersion: convergence under chaos', () => {
       const rec = (recording = new PipelineRecording());
       rec.subscribe(
         // timeoutSeconds: 1 makes the server end watches on its own too.
-        resumedWatch<KubernetesObject>(
+        resilientWatch<KubernetesObject>(
           s.kubeConfig(),
           pods,
           { timeoutSeconds: 1 },
           {
-            idleTimeout: IDLE_TIMEOUT,
+            bookmarks: { idleTimeout: IDLE_TIMEOUT },
             // Short backoffs (under 0.5% of each cap: 150 ms at most), drawn from the seed.
             random: () => jitter() * 0.005,
             initialState,

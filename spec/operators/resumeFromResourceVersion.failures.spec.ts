@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
-import { from } from 'rxjs';
+import { Subject, from, merge, type Subscription } from 'rxjs';
 import { marbles } from 'rxjs-marbles/jest';
+import { resumeFromResourceVersion } from '../../src/operators/resumeFromResourceVersion.js';
 import { toStore } from '../../src/operators/toStore.js';
 import type { Store } from '../../src/operators/Store.js';
 import { withBookmarks } from '../../src/operators/withBookmarks.js';
@@ -205,6 +206,69 @@ describe('resumeFromResourceVersion: backoff', () => {
 });
 
 describe('resumeFromResourceVersion: giving up', () => {
+  it(
+    'starts nothing more once unsubscribed from inside onLifecycle (a caller giving up on a backoff)',
+    marbles((m) => {
+      const source = marbleWatchSource({
+        options: { resourceVersion: '7' },
+        connections: [httpError(m, 503), m.cold('a', { a: modified(pod('a', '8')) })],
+      });
+      const steps: string[] = [];
+      let subscription: Subscription | undefined = undefined;
+      subscription = source
+        .pipe(
+          resumeFromResourceVersion({
+            scheduler: m.scheduler,
+            random: () => 0.5,
+            onLifecycle: (event) => {
+              steps.push(event.type);
+              if (event.type === 'backoff') subscription?.unsubscribe();
+            },
+          }),
+        )
+        .subscribe();
+      m.flush();
+      expect(steps).toEqual(['connecting', 'disconnected', 'backoff']);
+      expect(source.connections).toHaveLength(1);
+      expect(m.scheduler.actions).toHaveLength(0);
+    }),
+  );
+
+  it(
+    'starts nothing more when the stream it feeds errors from inside onLifecycle',
+    marbles((m) => {
+      const source = marbleWatchSource({
+        options: { resourceVersion: '7' },
+        connections: [
+          m.cold('-(x|)', { x: errorEvent(503) }),
+          m.cold('a', { a: modified(pod('a', '8')) }),
+        ],
+      });
+      const stop = new Subject<never>();
+      const failure = new Error('gave up');
+      const steps: string[] = [];
+      let error: unknown;
+      merge(
+        source.pipe(
+          resumeFromResourceVersion({
+            scheduler: m.scheduler,
+            random: () => 0.5,
+            onLifecycle: (event) => {
+              steps.push(event.type);
+              if (event.type === 'backoff') stop.error(failure);
+            },
+          }),
+        ),
+        stop,
+      ).subscribe({ error: (e: unknown) => (error = e) });
+      m.flush();
+      expect(error).toBe(failure);
+      expect(steps).toEqual(['connecting', 'disconnected', 'backoff']);
+      expect(source.connections).toHaveLength(1);
+      expect(m.scheduler.actions).toHaveLength(0);
+    }),
+  );
+
   it.each([400, 403, 404, 422])(
     'errors the stream on %i, as an ERROR event or as an error',
     (code) =>

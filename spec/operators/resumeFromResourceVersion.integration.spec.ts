@@ -17,7 +17,8 @@ import type { FakeKubeApiServerOptions } from '../../src/testing/fakeKubeApiServ
 import { pod } from '../../src/testing/marbles/builders.js';
 import { WatchError } from '../../src/WatchError.js';
 import type { Cluster, KubernetesObject, WatchEvent, WatchOptions } from '../../src/types.js';
-import { PipelineRecording, resumedWatch } from '../support/resumedPipeline.js';
+import { resilientWatch } from '../../src/operators/resilientWatch.js';
+import { PipelineRecording } from '../support/pipelineRecording.js';
 import { sleep, until } from '../support/wait.js';
 
 /** Backoffs of a few ms, for the specs that are not about backoff. */
@@ -55,8 +56,8 @@ function resumed(
   const rec = new PipelineRecording();
   recording = rec;
   return rec.subscribe(
-    resumedWatch<KubernetesObject>(cluster, pods, source, {
-      idleTimeout,
+    resilientWatch<KubernetesObject>(cluster, pods, source, {
+      bookmarks: { idleTimeout },
       random: quick,
       ...resume,
       onLifecycle: rec.onLifecycle,
@@ -219,12 +220,12 @@ describe('resumeFromResourceVersion over HTTP: a pod re-created under the same n
     s.create(pods, pod('a', '', { metadata: { uid: 'uid-1' } })); // 1
     const rec = new PipelineRecording();
     recording = rec;
-    const shared = resumedWatch<KubernetesObject>(
+    const shared = resilientWatch<KubernetesObject>(
       s.kubeConfig(),
       pods,
       { timeoutSeconds: 1 },
       {
-        idleTimeout: 5000,
+        bookmarks: { idleTimeout: 5000 },
         random: quick,
         onLifecycle: rec.onLifecycle,
         key: byUid,

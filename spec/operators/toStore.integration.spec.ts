@@ -11,7 +11,7 @@ import { deployments, pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import type { Cluster, KubernetesObject, ResourceRef } from '../../src/types.js';
-import { resumedWatch } from '../support/resumedPipeline.js';
+import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import { mulberry32 } from '../support/seededRandom.js';
 import { sleep, until } from '../support/wait.js';
 
@@ -23,12 +23,12 @@ const versions = (objects: readonly KubernetesObject[]) =>
 const lifecycle = new Map<string, number>();
 
 function resumed<T>(cluster: Cluster, resource: ResourceRef<T>) {
-  return resumedWatch(
+  return resilientWatch(
     cluster,
     resource,
     {},
     {
-      idleTimeout: 5000,
+      bookmarks: { idleTimeout: 5000 },
       random: () => 0.01,
       onLifecycle: ({ type }) => lifecycle.set(type, (lifecycle.get(type) ?? 0) + 1),
     },

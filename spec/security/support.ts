@@ -17,7 +17,7 @@ import { fromWatch } from '../../src/sources/fromWatch.js';
 import type { Cluster, Logger, WatchOptions } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
 import { pods } from '../../src/sources/resources.js';
-import { resumedWatch } from '../support/resumedPipeline.js';
+import { resilientWatch } from '../../src/operators/resilientWatch.js';
 
 export { pods };
 
@@ -76,8 +76,8 @@ export async function everythingFrom(
   const logLines = fromPodLogs(cluster, { namespace: 'default', name: 'web-1' });
   out.push(visible(await settle(logLines.pipe(ignoreElements()), pipelineMs)));
   const lifecycle: unknown[] = [];
-  const resumed = resumedWatch(cluster, pods, watchOptions, {
-    idleTimeout: 1000,
+  const resumed = resilientWatch(cluster, pods, watchOptions, {
+    bookmarks: { idleTimeout: 1000 },
     maxRetries: 1,
     random: () => 0,
     onLifecycle: (event) => lifecycle.push(event),

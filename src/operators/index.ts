@@ -30,6 +30,8 @@ export type {
 export { toStore } from './toStore.js';
 export type { ObjectsBySource, SourceOfEvent, StoreOfEvent, ToStoreConfig } from './toStore.js';
 export type { MergedStore, Store } from './Store.js';
+export { resilientWatch } from './resilientWatch.js';
+export type { ResilientWatchConfig } from './resilientWatch.js';
 export { shareWatch } from './shareWatch.js';
 export type { ShareWatchConfig } from './shareWatch.js';
 export type { AnyWatchEvent } from './internal/events.js';

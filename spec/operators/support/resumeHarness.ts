@@ -1,6 +1,6 @@
 // Runs a resumed pipeline in virtual time and writes what happened, events and lifecycle alike,
 // as one timeline of "<ms> <what>" lines, so a spec states the whole story in order.
-import { describeLifecycle } from '../../support/resumedPipeline.js';
+import { describeLifecycle } from '../../support/pipelineRecording.js';
 import type { Context } from 'rxjs-marbles/jest';
 import type { Observable } from 'rxjs';
 import { isInitialEventsEnd } from '../../../src/operators/isInitialEventsEnd.js';

@@ -9,7 +9,7 @@ import { deployments, pods, replicasets } from '../../sources/resources.js';
 import type { Cluster, WatchOptions } from '../../types.js';
 import { describeFailure } from '../errors.js';
 import { LifecycleReporter, type ConnectionState } from '../lifecycleReporter.js';
-import { resilientWatch } from '../resilientWatch.js';
+import { resilientWatch } from '../../operators/resilientWatch.js';
 import { dashboardRows, type DashboardRow } from './dashboardRows.js';
 import { BY_OWNER, podOwnersByIndex } from './podOwnership.js';
 import { RowDiffer, type RowDiff } from './rowDiffer.js';

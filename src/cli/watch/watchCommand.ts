@@ -67,9 +67,8 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
       options,
     );
     const reporter = new LifecycleReporter(resource.label);
-    const { resilientWatch } = await import('../resilientWatch.js');
-    const events = resilientWatch(target.cluster, resource.ref, options, {
-      failFastWhenUnreachable: true,
+    const { failFastWatch } = await import('./failFastWatch.js');
+    const events = failFastWatch(target.cluster, resource.ref, options, {
       onLifecycle: (event) => {
         const line = reporter.observe(event);
         if (line) io.warn(`kube-rx: ${line}`);

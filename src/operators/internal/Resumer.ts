@@ -6,7 +6,7 @@ import type { WatchSource } from '../../sources/WatchSource.js';
 import type { ListResult, WatchEvent, WatchObjectEvent, WatchOptions } from '../../types.js';
 import { isInitialEventsEnd } from '../isInitialEventsEnd.js';
 import type { LifecycleEvent } from '../LifecycleEvent.js';
-import type { ResumeConfig } from '../resumeFromResourceVersion.js';
+import type { ResumeConfig } from '../ResumeConfig.js';
 import { RESET_AFTER, SHORT_WATCH, backoffDelay, randomTimeoutSeconds } from './backoff.js';
 import { classifyFailure } from './classifyFailure.js';
 import { endBookmark, resourceVersionOf } from './events.js';

@@ -1,45 +1,11 @@
-// Records what a resumed pipeline does on real timers against a real server: every event it
-// delivers and every lifecycle step, with wall-clock times, so a spec can wait for a state and
-// then state the whole story.
+// Records what a resumed pipeline (resilientWatch) does on real timers against a real server:
+// every event it delivers and every lifecycle step, with wall-clock times, so a spec can wait for
+// a state and then state the whole story.
 import type { Observable, Subscription } from 'rxjs';
 import { defaultKey, resourceVersionOf } from '../../src/operators/internal/events.js';
 import { isInitialEventsEnd } from '../../src/operators/isInitialEventsEnd.js';
-import {
-  resumeFromResourceVersion,
-  type LifecycleEvent,
-  type ResumeConfig,
-} from '../../src/operators/resumeFromResourceVersion.js';
-import { withBookmarks } from '../../src/operators/withBookmarks.js';
-import { fromWatch } from '../../src/sources/fromWatch.js';
-import type {
-  Cluster,
-  KubernetesObject,
-  ResourceRef,
-  WatchEvent,
-  WatchObjectEvent,
-  WatchOptions,
-} from '../../src/types.js';
-
-/**
- * The recommended pipeline, as a real consumer builds it:
- * `fromWatch(cluster, resource, options).pipe(withBookmarks({ idleTimeout }), resumeFromResourceVersion(resume))`
- * (`scheduler`, when given, drives both operators).
- *
- * @example
- * const rec = new PipelineRecording();
- * rec.subscribe(resumedWatch(server.kubeConfig(), pods, {}, { idleTimeout: 5000, onLifecycle: rec.onLifecycle }));
- */
-export function resumedWatch<T = KubernetesObject>(
-  cluster: Cluster,
-  resource: ResourceRef<T>,
-  options: WatchOptions = {},
-  { idleTimeout, ...resume }: ResumeConfig & { idleTimeout?: number } = {},
-): Observable<WatchEvent<T>> {
-  return fromWatch<T>(cluster, resource, options).pipe(
-    withBookmarks<T>({ idleTimeout, scheduler: resume.scheduler }),
-    resumeFromResourceVersion<T>(resume),
-  );
-}
+import type { LifecycleEvent } from '../../src/operators/LifecycleEvent.js';
+import type { KubernetesObject, WatchEvent, WatchObjectEvent } from '../../src/types.js';
 
 export interface LifecycleEntry {
   /** `Date.now()` when it was reported. */
