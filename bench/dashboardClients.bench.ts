@@ -1,6 +1,7 @@
 // The dashboard serving many browsers at once (not part of `npm test`). Run from the root:
 //   node --expose-gc --import ./bench/register.mjs bench/dashboardClients.bench.ts [--quick]
 //     [--clients=300] [--stalled=30] [--seconds=20] [--pods=2000] [--rate=500]
+//     [--name-length=60] [--max-queued-kb=1024]
 //   (or: node bench/run.mjs dashboardClients)
 // One process runs a FakeKubeApiServer with `--pods` pods under 50 deployments, the dashboard
 // (one feed: deployments, pods, replicasets) and `--clients` plain HTTP clients of `/events`
@@ -26,6 +27,8 @@ const PODS = option('pods', 2_000);
 const RATE = option('rate', 500);
 // Pod names of about this length (real ones run 30 to 60 characters): longer, more bytes a row.
 const NAME_LENGTH = option('name-length', 60);
+// The dashboard's maxQueuedBytes, in KB (its default is 1 024).
+const MAX_QUEUED_KB = option('max-queued-kb', 1024);
 const DEPLOYMENTS = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -120,6 +123,7 @@ const dashboard = await startDashboard({
   clusterName: 'bench',
   server: server.url,
   port: 0,
+  maxQueuedBytes: MAX_QUEUED_KB * 1024,
 });
 while (!dashboard.feed.status().synced) await sleep(50);
 const port = Number(new URL(dashboard.url).port);

@@ -1,7 +1,7 @@
 // Fan-out of createInformers (not part of `npm test`). Run from the repository root:
 //   node --expose-gc --import ./bench/register.mjs bench/fanout.bench.ts [--quick] [--rounds=5]
 //     [--events=5000] [--pods=1000]   (or: node bench/run.mjs fanout)
-// One in-memory upstream (the informers' `watch` seam: a list of `--pods` pods, then MODIFIED
+// One in-memory upstream (the informers' `source` seam: a list of `--pods` pods, then MODIFIED
 // events pushed by the benchmark), shared by 1, 10, 100 and 1 000 subscribers of `.events()`
 // (each counts what it gets) or of `.store()` (each reads `size` of the shared snapshot). Prints,
 // as medians of rounds: CPU µs per event, CPU ns per event and subscriber, and the heap the
@@ -54,9 +54,8 @@ function measure(
   const upstream = new Subject<WatchEvent<V1Pod>>();
   const initial = Array.from({ length: PODS }, (_, i) => makePod(i, i + 1));
   const informers = createInformers({
-    idleTimeout: 3_600_000,
-    resume: { random: () => 0.5 },
-    watch: (_cluster, resource, options) =>
+    resilience: { random: () => 0.5, bookmarks: { idleTimeout: 3_600_000 } },
+    source: (_cluster, resource, options) =>
       createWatchSource({
         cluster,
         resource,

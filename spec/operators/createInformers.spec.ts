@@ -1,4 +1,4 @@
-// createInformers in virtual time: the `watch` seam hands out marble sources, so every open and
+// createInformers in virtual time: the `source` seam hands out marble sources, so every open and
 // close of an upstream, and every linger, is seen at its exact virtual time.
 import { describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -19,9 +19,9 @@ function marbleInformers(m: Context, config: InformersConfig = {}) {
   let upstreams = 0;
   const informers = createInformers({
     scheduler: m.scheduler,
-    resume: { random: () => 0.5 },
+    resilience: { random: () => 0.5 },
     ...config,
-    watch: (_cluster, _resource, options) => {
+    source: (_cluster, _resource, options) => {
       const n = ++upstreams;
       log.push(`${m.scheduler.now()} open #${n} ${options.labelSelector ?? ''}`.trimEnd());
       return marbleWatchSource<V1Pod>({

@@ -7,12 +7,12 @@ import {
   timer,
   type SchedulerLike,
 } from 'rxjs';
-import { fromWatch } from '../sources/fromWatch.js';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import { SharedWatch } from './internal/sharedWatch.js';
 import type { Indexers } from './internal/storeIndexes.js';
-import { resumeFromResourceVersion, type ResumeConfig } from './resumeFromResourceVersion.js';
+import { resilientWatch, type ResilientWatchConfig } from './resilientWatch.js';
+import { resumeFromResourceVersion } from './resumeFromResourceVersion.js';
 import { toStore, type Store, type ToStoreConfig } from './toStore.js';
 import { withBookmarks } from './withBookmarks.js';
 
@@ -30,15 +30,21 @@ export interface InformersConfig {
   linger?: number;
   /** Where linger timers, backoffs and idle timers run (default `asyncScheduler`). */
   scheduler?: SchedulerLike;
-  /** How every upstream resumes (`resumeFromResourceVersion`'s configuration). */
-  resume?: Omit<ResumeConfig, 'scheduler'>;
-  /** `withBookmarks`' idle timeout of every upstream, in ms (default 150 000). */
-  idleTimeout?: number;
   /**
-   * How a request becomes a watch (default `fromWatch`): a seam for tests (a marble source) and
-   * for wrapping requests. It is called once per upstream.
+   * How every upstream resumes: `resilientWatch`'s configuration (resume, bookmarks), but the
+   * `key`, which stays the default (`namespace/name`) as upstreams are shared by stores of any key.
    */
-  watch?: (cluster: Cluster, resource: ResourceRef<any>, options: WatchOptions) => WatchSource<any>;
+  resilience?: Omit<ResilientWatchConfig, 'scheduler' | 'key'>;
+  /**
+   * How a request becomes a watch source (default `fromWatch`, through `resilientWatch`): a seam
+   * for tests (a marble source) and for wrapping requests. It is called once per upstream, and
+   * the source is made resilient as `resilientWatch` does.
+   */
+  source?: (
+    cluster: Cluster,
+    resource: ResourceRef<any>,
+    options: WatchOptions,
+  ) => WatchSource<any>;
 }
 
 /** What `.store()` folds with: `toStore`'s key and indexes. */
@@ -83,7 +89,7 @@ export interface Informers {
 
 /**
  * Shared watches, like client-go's SharedInformerFactory: identical requests share one resilient
- * upstream (`fromWatch` + `withBookmarks` + `resumeFromResourceVersion`), opened by the first
+ * upstream (`resilientWatch`), opened by the first
  * subscriber and closed `linger` ms after the last one leaves (reference counting).
  *
  * Identical means the same cluster object (`===`), and equal group, apiVersion, plural and shape
@@ -105,13 +111,7 @@ export interface Informers {
  * informers.events(kc, pods).pipe(ofEventType('DELETED')).subscribe(logDeletion); // same watch
  */
 export function createInformers(config: InformersConfig = {}): Informers {
-  const {
-    linger = 0,
-    scheduler = asyncScheduler,
-    resume = {},
-    idleTimeout,
-    watch = fromWatch,
-  } = config;
+  const { linger = 0, scheduler = asyncScheduler, resilience = {}, source } = config;
   // Per cluster object (weakly, so a dropped cluster frees its entries), per request identity.
   const byCluster = new WeakMap<Cluster, Map<string, SharedWatch>>();
   let size = 0;
@@ -122,12 +122,15 @@ export function createInformers(config: InformersConfig = {}): Informers {
     const identity = requestIdentity(resource, options);
     let shared = watches.get(identity);
     if (!shared) {
-      const upstream = defer(() =>
-        watch(cluster, resource, options).pipe(
-          withBookmarks({ idleTimeout, scheduler }),
+      const upstream = defer(() => {
+        if (!source)
+          return resilientWatch(cluster, resource, options, { ...resilience, scheduler });
+        const { bookmarks, ...resume } = resilience;
+        return source(cluster, resource, options).pipe(
+          withBookmarks({ scheduler, ...bookmarks }),
           resumeFromResourceVersion({ ...resume, scheduler }),
-        ),
-      );
+        );
+      });
       const created = new SharedWatch(upstream, linger, scheduler, () => {
         size--;
         if (watches.get(identity) === created) watches.delete(identity);
