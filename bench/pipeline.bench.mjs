@@ -3,7 +3,7 @@
 // `npm test`.
 //   npm run bench -- pipeline
 //   node bench/pipeline.bench.mjs [--rounds=5] [--events=100000] [--stream=growing,cycle]
-//                                 [--alt=<dist dir>]
+//                                 [--modes=parse,pipeline] [--alt=<dist dir>]
 // Needs a build (`npm run build`): it imports dist/ (and <dist dir> for --alt).
 //
 // Streams (each run once per round):
@@ -35,7 +35,7 @@ const args = Object.fromEntries(
   }),
 );
 const EVENTS = Number(args.events ?? 100_000);
-const MODES = ['parse', 'map', 'resume', 'store', 'pipeline'];
+const MODES = (args.modes ?? 'parse,map,resume,store,pipeline').split(',');
 const KUBE_RX_MODES = new Set(['resume', 'store', 'pipeline']);
 const STREAMS = (args.stream ?? 'growing,cycle').split(',');
 const ALT = args.alt ? resolvePath(args.alt) : undefined;
@@ -71,7 +71,7 @@ if (args.mode) {
         results[name].push(JSON.parse(stdout).nsPerEvent);
       }
     }
-    const parse = median(results.parse);
+    const parse = results.parse ? median(results.parse) : 0;
     console.log(
       `\npipeline bench, stream ${stream}: ${EVENTS} events, ${rounds} rounds, ns per event` +
         (ALT ? ` (@alt: ${ALT})` : ''),

@@ -10,9 +10,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-// The project root: this script's parent, or the directory given (for its spec).
-const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
-
 function filesUnder(dir) {
   const out = [];
   let names = [];
@@ -95,29 +92,42 @@ const TOLERATED = new Set([
   'src/sources/http1/Http1Exchange.ts <-> src/sources/streamingBody.ts',
 ]);
 
-const problems = [];
-const src = new Map(filesUnder(join(root, 'src')).map((file) => [file, importsOf(file)]));
-for (const component of cycles(src)) {
-  const cycle = component
-    .map((file) => relative(root, file))
-    .sort()
-    .join(' <-> ');
-  if (!TOLERATED.has(cycle)) problems.push(`import cycle: ${cycle}`);
-}
-const spec = join(root, 'spec') + '/';
-for (const dir of ['src', 'bench', 'examples']) {
-  for (const file of filesUnder(join(root, dir))) {
-    if (file.endsWith('.spec.ts')) continue; // examples/*.spec.ts are specs themselves
-    const imports = src.get(file) ?? importsOf(file);
-    for (const target of imports) {
-      if (target.startsWith(spec)) {
-        problems.push(`${relative(root, file)} imports ${relative(root, target)} from spec/`);
+/**
+ * What is wrong with the imports of the project at `root`: one line per cycle among the modules
+ * of src/, one per file of src/, bench/ or examples/ that imports from spec/.
+ */
+export function findImportProblems(root) {
+  const problems = [];
+  const src = new Map(filesUnder(join(root, 'src')).map((file) => [file, importsOf(file)]));
+  for (const component of cycles(src)) {
+    const cycle = component
+      .map((file) => relative(root, file))
+      .sort()
+      .join(' <-> ');
+    if (!TOLERATED.has(cycle)) problems.push(`import cycle: ${cycle}`);
+  }
+  const spec = join(root, 'spec') + '/';
+  for (const dir of ['src', 'bench', 'examples']) {
+    for (const file of filesUnder(join(root, dir))) {
+      if (file.endsWith('.spec.ts')) continue; // examples/*.spec.ts are specs themselves
+      const imports = src.get(file) ?? importsOf(file);
+      for (const target of imports) {
+        if (target.startsWith(spec)) {
+          problems.push(`${relative(root, file)} imports ${relative(root, target)} from spec/`);
+        }
       }
     }
   }
+  return problems;
 }
-if (problems.length > 0) {
-  for (const problem of problems) console.error(problem);
-  process.exit(1);
+
+// Run as a script (not imported by its spec): the project is this script's parent directory.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const problems = findImportProblems(root);
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(problem);
+    process.exit(1);
+  }
+  console.log('imports: no cycle among the modules of src/, nothing imports from spec/');
 }
-console.log(`imports: no cycle among ${src.size} modules of src/, nothing imports from spec/`);

@@ -584,6 +584,35 @@ describe('resumeFromResourceVersion: 410 Gone', () => {
   );
 
   it(
+    'relists at once on a 410 long after the last sync, even with nothing delivered since (after an outage spent backing off)',
+    marbles((m) => {
+      const source = marbleWatchSource({
+        connections: [httpError(m, 503), httpError(m, 503), httpError(m, 410)],
+        lists: [
+          m.cold('(l|)', { l: listOf([pod('a', '3')], '5') }),
+          m.cold('(l|)', { l: listOf([pod('a', '3')], '9') }),
+        ],
+      });
+      expect(run(m, source).timeline.slice(4)).toEqual([
+        '0 connecting 5',
+        '0 disconnected error 503',
+        '0 backoff 400 #1 503',
+        '400 connecting 5',
+        '400 disconnected error 503',
+        '400 backoff 800 #2 503',
+        '1200 connecting 5',
+        '1200 disconnected error 410',
+        '1200 expired',
+        // 1.2 s after the sync: no second backoff before the relist.
+        '1200 relist-start',
+        '1200 BOOKMARK 9 end',
+        '1200 relist-end 1',
+        '1200 connecting 9',
+      ]);
+    }),
+  );
+
+  it(
     "errors with the GONE WatchError under onExpired: 'error'",
     marbles((m) => {
       const source = marbleWatchSource({

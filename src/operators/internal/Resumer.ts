@@ -35,8 +35,9 @@ export class Resumer<T> {
   private cursor: string | undefined;
   /** The next request must be a list (or watch-list): at the start, and after 410 Gone. */
   private mustSync: boolean;
-  /** No watch event since the last sync: a 410 now would relist in a loop, so back off. */
+  /** No watch event since the last sync, which ended at `syncedAt` (scheduler time). */
   private idleSinceSync = false;
+  private syncedAt = 0;
   /** The server refused a watch-list once: every sync lists from then on. */
   private watchListUnsupported = false;
   /** Failures since the backoff last reset (after 2 minutes up): sets the backoff delay. */
@@ -178,6 +179,7 @@ export class Resumer<T> {
     this.cursor = resourceVersionOf(bookmark);
     this.mustSync = false;
     this.idleSinceSync = true;
+    this.syncedAt = this.settings.scheduler.now();
     this.lastWasUnauthorized = false;
     this.consecutiveFailures = 0;
     this.emitLifecycle({ type: 'relist-end', count: fresh.size });
@@ -246,8 +248,10 @@ export class Resumer<T> {
     this.emitLifecycle({ type: 'expired' });
     if (this.settings.onExpired === 'error') return this.stop(error);
     this.mustSync = true;
-    // A 410 right after a sync, before anything moved, would relist in a loop: back off.
-    if (syncing || this.idleSinceSync) return this.backOff(error);
+    // A 410 right after a sync, before anything moved, would relist in a loop: back off. Long
+    // after it (an outage spent backing off), relist at once: a second backoff helps nobody.
+    const sinceSync = this.settings.scheduler.now() - this.syncedAt;
+    if (syncing || (this.idleSinceSync && sinceSync < SHORT_WATCH)) return this.backOff(error);
     this.wait(0, () => this.resume());
   }
 
