@@ -152,7 +152,7 @@ describe('kube-rx dashboard in Chromium', () => {
     await expect(
       page.locator('.card.orphans [data-pod="default/debug-shell"]').count(),
     ).resolves.toBe(1);
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5_000 });
+    await page.locator('[data-part="connection"][data-state="live"]').waitFor({ timeout: 5_000 });
   });
 
   it('shows a pod created on the server, and drops a deleted one, within 2 s', async () => {
@@ -181,14 +181,14 @@ describe('kube-rx dashboard in Chromium', () => {
     expect(Date.now() - deleted).toBeLessThan(2_000);
   });
 
-  it('counts events per second, serves every browser from one pair of watches, and loads nothing from elsewhere', async () => {
+  it('counts events per second, serves every browser from one set of watches, and loads nothing from elsewhere', async () => {
     for (let i = 0; i < 5; i++)
       server.update(
         pods,
         podOf('default', 'debug-shell', { app: 'debug', restarts: i + 1, waiting: 'Error' }),
       );
     // Polled from here: the page's Content-Security-Policy forbids evaluating strings in it.
-    const rate = page.locator('#rate');
+    const rate = page.locator('[data-part="rate"]');
     for (const end = Date.now() + 3_000; Number(await rate.textContent()) === 0;) {
       if (Date.now() > end) throw new Error('the events per second stayed at 0');
       await page.waitForTimeout(50);
@@ -197,7 +197,7 @@ describe('kube-rx dashboard in Chromium', () => {
     await second.goto(dashboard.url);
     await second.locator('[data-pod="default/web-7d4b9c-new12"]').waitFor({ timeout: 5_000 });
     await second.close();
-    expect(server.openWatches).toBe(2); // deployments and pods, whatever the number of pages
+    expect(server.openWatches).toBe(3); // deployments, pods and replicasets, whatever the number of pages
     expect(foreignRequests).toEqual([]);
     mkdirSync(join(process.cwd(), 'artifacts'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });

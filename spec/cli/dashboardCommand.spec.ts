@@ -1,10 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
 import type { DashboardFeed } from '../../src/cli/dashboard/dashboardFeed.js';
+import { deployments } from '../../src/sources/resources.js';
+import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import { deployment } from '../../src/testing/marbles/builders.js';
 import { sleep } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
-import { CliProcess, isolatedEnv } from './support/cliProcess.js';
+import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
 jest.setTimeout(40_000);
@@ -23,6 +27,29 @@ afterEach(async () => {
 
 /** The data of a `snapshot` message: what a page starts from. */
 type Snapshot = ReturnType<DashboardFeed['snapshot']>;
+
+/** Reads `/events` until `count` `snapshot` messages came (one per cluster), and returns them. */
+async function firstSnapshots(
+  url: string,
+  count: number,
+): Promise<(Snapshot & { view: number })[]> {
+  const controller = new AbortController();
+  const response = await fetch(new URL('events', url), { signal: controller.signal });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before ${count} snapshots: ${text}`);
+      text += decoder.decode(value, { stream: true });
+      const found = [...text.matchAll(/event: snapshot\ndata: (.*)\n\n/g)];
+      if (found.length >= count) return found.map((match) => JSON.parse(match[1]!));
+    }
+  } finally {
+    controller.abort();
+  }
+}
 
 /** Reads `/events` until the first `snapshot` message, and returns its data. */
 async function firstSnapshot(url: string): Promise<Snapshot> {
@@ -127,5 +154,55 @@ describe('kube-rx dashboard', () => {
     expect(result.stderr).toMatch(
       new RegExp(`kube-rx: port ${port} on 127\\.0\\.0\\.1 is in use: pick another with --port`),
     );
+  });
+
+  it('shows several clusters on one page with --context given several times', async () => {
+    const servers = [await FakeKubeApiServer.start(), await FakeKubeApiServer.start()];
+    cleanups.push(() => Promise.all(servers.map((server) => server.stop())));
+    servers[0]!.create(deployments, deployment('web', ''));
+    servers[1]!.create(deployments, deployment('api', ''));
+    const [alpha, beta] = [
+      servers[0]!.kubeConfig({ context: 'alpha' }),
+      servers[1]!.kubeConfig({ context: 'beta' }),
+    ];
+    const both = new KubeConfig();
+    both.loadFromOptions({
+      clusters: [...alpha.clusters, ...beta.clusters],
+      users: [...alpha.users, ...beta.users],
+      contexts: [...alpha.contexts, ...beta.contexts],
+      currentContext: 'alpha',
+    });
+    const kubeconfig = writeKubeConfig(both);
+    const args = ['dashboard', '--port', '0', '--kubeconfig', kubeconfig];
+    const cli = CliProcess.start(
+      main,
+      [...args, '--context', 'alpha', '--context', 'beta'],
+      isolatedEnv(),
+    );
+    cleanups.push(() => cli.kill());
+    const url = await cli.waitForStdout(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(await (await fetch(url)).text()).toMatch(
+      /data-view="0" data-cluster="alpha"[^]*data-view="1" data-cluster="beta"/,
+    );
+    let views: (Snapshot & { view: number })[] = [];
+    for (let tries = 0; tries < 50; tries++) {
+      views = await firstSnapshots(url, 2);
+      if (views.every((v) => v.status.synced)) break;
+      await sleep(100);
+    }
+    expect(views.map((v) => [v.view, v.status.cluster, v.rows.map((r) => r.id)])).toEqual([
+      [0, 'alpha', ['default/web']],
+      [1, 'beta', ['default/api']],
+    ]);
+    cli.interrupt();
+    expect((await cli.exited).code).toBe(0);
+
+    const missing = await CliProcess.run(
+      main,
+      [...args, '--context', 'alpha', '--context', 'gamma'],
+      isolatedEnv(),
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no context named "gamma"/);
   });
 });

@@ -1,12 +1,78 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { dashboardRows } from '../../src/cli/dashboard/dashboardRows.js';
-import { DeploymentIndex, selects } from '../../src/cli/dashboard/podOwnership.js';
+import {
+  BY_OWNER,
+  DeploymentIndex,
+  podOwnersByIndex,
+  selects,
+} from '../../src/cli/dashboard/podOwnership.js';
 import { RowDiffer } from '../../src/cli/dashboard/rowDiffer.js';
 import { LifecycleReporter } from '../../src/cli/lifecycleReporter.js';
-import { deployment, pod, watchError } from '../../src/testing/marbles/builders.js';
+import type { V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
+import { Subject } from 'rxjs';
+import { ownerIndex } from '../../src/operators/ownerIndex.js';
+import type { Store } from '../../src/operators/Store.js';
+import { toStore } from '../../src/operators/toStore.js';
+import { added, deployment, pod, watchError } from '../../src/testing/marbles/builders.js';
+import type { KubernetesObject, WatchEvent } from '../../src/types.js';
 
 const ownedBy = (replicaSet: string, kind = 'ReplicaSet') => ({
   ownerReferences: [{ apiVersion: 'apps/v1', kind, name: replicaSet, uid: 'u', controller: true }],
+});
+
+/** A store of `objects` indexed by owner, as the dashboard's. */
+function indexedStore<T extends KubernetesObject>(objects: T[]): Store<T, typeof BY_OWNER> {
+  const events = new Subject<WatchEvent<T>>();
+  let store: Store<T, typeof BY_OWNER> | undefined;
+  events.pipe(toStore({ indexes: { [BY_OWNER]: ownerIndex } })).subscribe((s) => (store = s));
+  objects.forEach((o) => events.next(added(o)));
+  return store!;
+}
+
+const controlledBy = (kind: string, name: string, uid: string, controller = true) => ({
+  ownerReferences: [{ apiVersion: 'apps/v1', kind, name, uid, controller }],
+});
+
+describe('pods under their deployment through the owner indexes', () => {
+  it('goes deployment -> its ReplicaSets -> their pods, whatever the names, controllers only', () => {
+    const web = deployment('web', '1', { metadata: { uid: 'd-web' } });
+    const api = deployment('api', '2', { metadata: { uid: 'd-api' } });
+    const replicaSets = indexedStore<V1ReplicaSet>([
+      // Not named {deployment}-{hash}: only the indexes can place its pods.
+      {
+        metadata: {
+          name: 'odd-name',
+          namespace: 'default',
+          uid: 'rs-1',
+          ...controlledBy('Deployment', 'web', 'd-web'),
+        },
+      },
+      {
+        metadata: {
+          name: 'api-1',
+          namespace: 'default',
+          uid: 'rs-2',
+          ...controlledBy('Deployment', 'api', 'd-api', false),
+        },
+      },
+    ]);
+    const a = pod('a', '1', { metadata: controlledBy('ReplicaSet', 'odd-name', 'rs-1') });
+    const b = pod('b', '1', { metadata: controlledBy('ReplicaSet', 'odd-name', 'rs-1', false) });
+    const c = pod('c', '1', { metadata: controlledBy('ReplicaSet', 'api-1', 'rs-2') });
+    const pods = indexedStore<V1Pod>([a, b, c]);
+
+    const owners = podOwnersByIndex([web, api], replicaSets, pods);
+    expect([...owners.entries()].map(([p, d]) => `${p.metadata?.name}:${d}`)).toEqual([
+      'a:default/web',
+    ]);
+    const rows = dashboardRows([web, api], pods.values(), owners);
+    expect(rows.filter((r) => r.kind === 'pod').map((r) => `${r.id}:${r.owner}`)).toEqual([
+      'default/a:default/web',
+      'default/b:null',
+      // Not reached through a controller reference: the naming rule places it.
+      'default/c:default/api',
+    ]);
+  });
 });
 
 describe('which deployment a pod belongs to', () => {

@@ -56,7 +56,8 @@ state of the connection (live / reconnecting / relisting) and the events per sec
 Flags:
       --port <port>          the port (default 8080; 0 picks a free one)
   -n, --namespace <ns>       one namespace (default: every namespace)
-      --context <name>       the kubeconfig context to use
+      --context <name>       the kubeconfig context to use; given several times, the page
+                             shows every cluster, each with its own connection state
       --kubeconfig <file>    the kubeconfig file to use
       --demo                 show the embedded simulated cluster
   -h, --help                 show this help

@@ -1,7 +1,7 @@
 /**
  * An immutable snapshot of the objects of one watch. It never changes once emitted: hold on to
  * it as long as you like. The objects are the ones the events carried, neither copied nor
- * frozen: treat them as read-only.
+ * frozen: treat them as read-only. `I` names its indexes (see `ToStoreConfig.indexes`).
  *
  * @example
  * pods$.pipe(toStore()).subscribe((store: Store<V1Pod>) => {
@@ -9,7 +9,7 @@
  *   console.log(store.size, store.synced, store.resourceVersion, store.values().length);
  * });
  */
-export interface Store<T> {
+export interface Store<T, I extends string = string> {
   /** The object stored under `key` (by default `namespace/name`, or `name` if cluster-scoped). */
   get(key: string): T | undefined;
   /**
@@ -22,6 +22,16 @@ export interface Store<T> {
    * later calls on the same snapshot, so it is frozen.
    */
   values(): readonly T[];
+  /**
+   * The objects the index `name` files under `value`, sorted by key, in a new frozen array:
+   * O(log n + k). Part of the snapshot: it never changes once emitted. Throws a TypeError for a
+   * name that `toStore({ indexes })` did not declare.
+   *
+   * @example
+   * pods$.pipe(toStore({ indexes: { byNode: (pod: V1Pod) => pod.spec?.nodeName } }))
+   *   .subscribe((store) => console.log(store.byIndex('byNode', 'node-1').length));
+   */
+  byIndex(name: I, value: string): readonly T[];
   /** How many objects the store holds. */
   readonly size: number;
   /** The resourceVersion of the last event applied (bookmarks included); none before any. */
@@ -40,9 +50,12 @@ export interface Store<T> {
  *   if (s.synced) render(s.store('deployments').values(), s.store('pods'));
  * });
  */
-export interface MergedStore<M> {
-  /** The store of `source`; an empty, unsynced store for a source that has sent nothing. */
-  store<K extends keyof M & string>(source: K): Store<M[K]>;
+export interface MergedStore<M, I extends string = string> {
+  /**
+   * The store of `source` (with the indexes of `toStore`, which every source has); an empty,
+   * unsynced store for a source that has sent nothing.
+   */
+  store<K extends keyof M & string>(source: K): Store<M[K], I>;
   /** The sources known: those declared in `config.sources`, then those seen, in that order. */
   readonly sources: readonly (keyof M & string)[];
   /** Whether every known source is synced (and at least one is known). */

@@ -1,5 +1,6 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import { defaultKey, type AnyWatchEvent } from './internal/events.js';
+import { StoreIndexes, type Indexers } from './internal/storeIndexes.js';
 import { MergedStoreSnapshot } from './internal/MergedStoreSnapshot.js';
 import { StoreSnapshot } from './internal/StoreSnapshot.js';
 import type { ObjectOfEvent } from './objects.js';
@@ -15,9 +16,16 @@ export type { MergedStore, Store } from './Store.js';
  * toStore({ key: (pod: V1Pod) => pod.metadata!.uid! }); // a re-created pod is another object
  * toStore({ sources: ['pods', 'deployments'] }); // synced waits for both
  */
-export interface ToStoreConfig<T = unknown, K extends string = string> {
+export interface ToStoreConfig<T = unknown, K extends string = string, I extends string = string> {
   /** The key of an object (default `namespace/name`, or `name` for cluster-scoped objects). */
   key?: (object: T) => string;
+  /**
+   * Named indexes, read with `store.byIndex(name, value)`: each indexer files an object under the
+   * string it returns, under each string of the array it returns, or nowhere (undefined). Each
+   * costs O(log n) per update and value, like the store; a merged store indexes every source with
+   * them (an indexer returns undefined for objects it does not index). `ownerIndex` is ready.
+   */
+  indexes?: Indexers<T, I>;
   /**
    * The sources of a merged stream: `synced` then waits for each of them, including one that has
    * not sent anything yet (default: the sources seen so far). Also makes the store merged from
@@ -35,11 +43,11 @@ export type ObjectsBySource<E> = {
 };
 
 /** What {@link toStore} emits for a stream of `E`: a `MergedStore` for tagged events. */
-export type StoreOfEvent<E> = 0 extends 1 & E
-  ? Store<any>
+export type StoreOfEvent<E, I extends string = string> = 0 extends 1 & E
+  ? Store<any, I>
   : [E] extends [{ source: string }]
-    ? MergedStore<ObjectsBySource<E>>
-    : Store<ObjectOfEvent<E>>;
+    ? MergedStore<ObjectsBySource<E>, I>
+    : Store<ObjectOfEvent<E>, I>;
 
 /**
  * Folds a watch into immutable snapshots of its objects, one after each change, as client-go's
@@ -53,6 +61,9 @@ export type StoreOfEvent<E> = 0 extends 1 & E
  *   stays true (a relist after `410 Gone` emits its difference without unsyncing).
  * - ERROR events are ignored: the store is about state. Use `throwOnWatchError()` before it to
  *   fail on them; resumed pipelines carry none.
+ * - `config.indexes` keeps named indexes in each snapshot, persistent like the objects (O(log n)
+ *   per update and indexed value): `store.byIndex(name, value)` lists the objects an indexer
+ *   files under `value`, sorted by key, in O(log n + k).
  * - A snapshot is emitted only when something readable changed (objects, resourceVersion or
  *   `synced`): never two equal snapshots in a row, and nothing before the first event.
  *
@@ -75,27 +86,31 @@ export type StoreOfEvent<E> = 0 extends 1 & E
  *   .subscribe((store) => store.synced && render(store.values()));
  *
  * @example
+ * fromWatch(kc, pods)
+ *   .pipe(resumeFromResourceVersion(), toStore({ indexes: { byNode: (p) => p.spec?.nodeName } }))
+ *   .subscribe((store) => render(store.byIndex('byNode', 'node-1'))); // V1Pod[] on node-1
+ *
+ * @example
  * mergeWatches({ pods: pods$, deployments: deployments$ })
  *   .pipe(toStore({ sources: ['pods', 'deployments'] }))
  *   .subscribe((s) => s.synced && s.store('pods').get('default', 'web-1')); // V1Pod | undefined
  */
-export function toStore<E extends AnyWatchEvent>(
-  config: ToStoreConfig<ObjectOfEvent<E>, SourceOfEvent<E>> = {},
-): OperatorFunction<E, StoreOfEvent<E>> {
-  const { key = defaultKey, sources } = config;
+export function toStore<E extends AnyWatchEvent, I extends string = never>(
+  config: ToStoreConfig<ObjectOfEvent<E>, SourceOfEvent<E>, I> = {},
+): OperatorFunction<E, StoreOfEvent<E, I>> {
+  const { key = defaultKey, sources, indexes } = config;
   const keyOf = key as (object: unknown) => string;
+  const empty = StoreSnapshot.empty(StoreIndexes.of(indexes as Indexers<unknown> | undefined));
   return (source) =>
-    new Observable<StoreOfEvent<E>>((subscriber) => {
+    new Observable<StoreOfEvent<E, I>>((subscriber) => {
       let store: StoreSnapshot<unknown> | MergedStoreSnapshot | undefined = sources
-        ? MergedStoreSnapshot.empty(sources)
+        ? MergedStoreSnapshot.empty(sources, empty)
         : undefined;
       return source.subscribe({
         next: (event) => {
           try {
             store ??=
-              typeof event.source === 'string'
-                ? MergedStoreSnapshot.empty([])
-                : StoreSnapshot.EMPTY;
+              typeof event.source === 'string' ? MergedStoreSnapshot.empty([], empty) : empty;
             const next =
               store instanceof MergedStoreSnapshot
                 ? MergedStoreSnapshot.next(store, sourceOf(event), event, keyOf)
@@ -107,7 +122,7 @@ export function toStore<E extends AnyWatchEvent>(
             subscriber.error(error);
             return;
           }
-          subscriber.next(store as unknown as StoreOfEvent<E>);
+          subscriber.next(store as unknown as StoreOfEvent<E, I>);
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),

@@ -116,6 +116,24 @@ describe('SortedMap', () => {
     expect(copied(map.delete('k050000'))).toBeLessThanOrEqual(2 * depth);
   });
 
+  it.each([1, 2])(
+    'lists the values under a prefix in key order, as a filter of all would (seed %i)',
+    (seed) => {
+      const next = mulberry32(seed);
+      let map = SortedMap.empty<number>();
+      for (let i = 0; i < 5000; i++) {
+        const key = `${'abc'[Math.floor(next() * 3)]}${'xy'[Math.floor(next() * 2)]}/${Math.floor(next() * 2000)}`;
+        map = next() < 0.2 ? map.delete(key) : map.set(key, i);
+      }
+      const entries = [...map.entries()];
+      for (const prefix of ['', 'a', 'ax', 'ax/1', 'by/19', 'c', 'cy/', 'd', 'a/', 'ax/99999']) {
+        const expected = entries.filter(([key]) => key.startsWith(prefix)).map(([, v]) => v);
+        expect(map.valuesWithPrefix(prefix)).toEqual(expected);
+      }
+      expect(map.valuesWithPrefix('a').length).toBeGreaterThan(100); // spans many leaves
+    },
+  );
+
   it('empties completely and keeps working', () => {
     let map = SortedMap.empty<number>();
     for (let i = 0; i < 2000; i++) map = map.set(String(i).padStart(5, '0'), i);

@@ -1,16 +1,18 @@
-import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
+import type { V1Deployment, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { asyncScheduler, tap, throttleTime, type Subscription } from 'rxjs';
 import { mergeWatches } from '../../operators/mergeWatches.js';
 import type { LifecycleEvent } from '../../operators/resumeFromResourceVersion.js';
 import { shareWatch } from '../../operators/shareWatch.js';
+import { ownerIndex } from '../../operators/ownerIndex.js';
 import { toStore, type MergedStore } from '../../operators/toStore.js';
 import { stripManagedFields } from '../../shapes/stripManagedFields.js';
-import { deployments, pods } from '../../sources/resources.js';
+import { deployments, pods, replicasets } from '../../sources/resources.js';
 import type { Cluster, WatchOptions } from '../../types.js';
 import { describeFailure } from '../errors.js';
 import { LifecycleReporter, type ConnectionState } from '../lifecycleReporter.js';
 import { resilientWatch } from '../../operators/resilientWatch.js';
 import { dashboardRows, type DashboardRow } from './dashboardRows.js';
+import { BY_OWNER, podOwnersByIndex } from './podOwnership.js';
 import { RowDiffer, type RowDiff } from './rowDiffer.js';
 
 /** What the page shows about the feed itself, sent on every change and once a second. */
@@ -19,10 +21,10 @@ export interface FeedStatus {
   demo: boolean;
   /** The namespace shown, or null for every namespace. */
   namespace: string | null;
-  /** The worst state of the two watches. */
+  /** The worst state of the watches. */
   state: ConnectionState;
-  sources: Record<'deployments' | 'pods', ConnectionState>;
-  /** Both watches have listed once: the page matches the cluster. */
+  sources: Record<Source, ConnectionState>;
+  /** Every watch has listed once: the page matches the cluster. */
   synced: boolean;
   /** ADDED/MODIFIED/DELETED events received in the last second. */
   eventsPerSecond: number;
@@ -47,12 +49,15 @@ export interface DashboardFeedOptions {
   warn?: (line: string) => void;
   /** The shortest time between two updates, in ms (default 100: at most 10 a second). */
   throttleMs?: number;
+  /** Which view of the page this cluster is (default 0): every message carries it as `view`. */
+  view?: number;
 }
 
 /**
- * A browser's view of the feed: Server-Sent Events text, `snapshot` first ({ rows, status }),
- * then `diff` ({@link RowDiff}) and `status` ({@link FeedStatus}) messages. Each message is
- * serialised once, whatever the number of browsers.
+ * A browser's view of the feed: Server-Sent Events text, `snapshot` first ({ view, rows, status }),
+ * then `diff` ({@link RowDiff} and `view`) and `status` ({@link FeedStatus} and `view`) messages,
+ * `view` being the index of the cluster on the page. Each message is serialised once, whatever the
+ * number of browsers.
  */
 export type FeedListener = (sseChunk: string) => void;
 
@@ -63,11 +68,14 @@ export type FeedListener = (sseChunk: string) => void;
  * @example
  * sseMessage('status', { state: 'live' }); // 'event: status\ndata: {"state":"live"}\n\n'
  */
-function sseMessage(event: string, data: unknown): string {
+export function sseMessage(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-const SOURCES = ['deployments', 'pods'] as const;
+// ReplicaSets link pods to their deployments down the owner indexes.
+const SOURCES = ['deployments', 'pods', 'replicasets'] as const;
+type Source = (typeof SOURCES)[number];
+type Objects = { deployments: V1Deployment; pods: V1Pod; replicasets: V1ReplicaSet };
 const LOG_LINES = 12;
 const STATE_ORDER: ConnectionState[] = [
   'failed',
@@ -78,9 +86,11 @@ const STATE_ORDER: ConnectionState[] = [
 ];
 
 /**
- * The one pipeline a dashboard process runs, shared by every browser: two resilient watches
- * (deployments, pods) merged by `mergeWatches`, shared by `shareWatch()`, folded by `toStore()`,
- * throttled to the latest state every `throttleMs`, turned into rows and diffed. Browsers
+ * The one pipeline a dashboard process runs per cluster, shared by every browser: three resilient
+ * watches (deployments, pods, replicasets) merged by `mergeWatches`, shared by `shareWatch()`,
+ * folded by `toStore()` with every object indexed by owner (`ownerIndex`: pods are found under
+ * their ReplicaSet, ReplicaSets under their deployment), throttled to the latest state every
+ * `throttleMs`, turned into rows and diffed. Browsers
  * subscribe to the diffs; a new one first gets every row. The watches start with `start()` and
  * keep running while there are no browsers, so a page opens on a warm cache.
  *
@@ -92,15 +102,18 @@ const STATE_ORDER: ConnectionState[] = [
 export class DashboardFeed {
   private readonly listeners = new Set<FeedListener>();
   private readonly differ = new RowDiffer();
-  private readonly reporters = {
+  private readonly reporters: Record<Source, LifecycleReporter> = {
     deployments: new LifecycleReporter('deployments'),
     pods: new LifecycleReporter('pods'),
+    replicasets: new LifecycleReporter('replicasets'),
   };
   private readonly log: FeedStatus['log'] = [];
   private subscription?: Subscription;
   private timer?: NodeJS.Timeout;
   private synced = false;
-  private latest?: MergedStore<{ deployments: V1Deployment; pods: V1Pod }>;
+  private latest?: MergedStore<Objects, typeof BY_OWNER>;
+  /** The JSON of every row, until they change. */
+  private rowsJson: string | undefined;
   private error: string | null = null;
   private totalEvents = 0;
   private countedAtLastSecond = 0;
@@ -122,6 +135,9 @@ export class DashboardFeed {
         pods: resilientWatch<V1Pod>(cluster, pods, podOptions, {
           onLifecycle: (event) => this.onLifecycle('pods', event),
         }),
+        replicasets: resilientWatch<V1ReplicaSet>(cluster, replicasets, watchOptions, {
+          onLifecycle: (event) => this.onLifecycle('replicasets', event),
+        }),
       },
       // A watch that fails for good (403 on pods, say) shows its error; the other goes on.
       { isolateErrors: true },
@@ -134,16 +150,19 @@ export class DashboardFeed {
     );
     this.subscription = events$
       .pipe(
-        toStore({ sources: [...SOURCES] }),
+        toStore({ sources: [...SOURCES], indexes: { [BY_OWNER]: ownerIndex } }),
         throttleTime(throttleMs, asyncScheduler, { leading: true, trailing: true }),
       )
       .subscribe((store) => {
-        const rows = dashboardRows(
-          store.store('deployments').values(),
-          store.store('pods').values(),
-        );
+        const deploymentList = store.store('deployments').values();
+        const podStore = store.store('pods');
+        const owners = podOwnersByIndex(deploymentList, store.store('replicasets'), podStore);
+        const rows = dashboardRows(deploymentList, podStore.values(), owners);
         const diff = this.differ.update(rows);
-        if (diff.set.length > 0 || diff.remove.length > 0) this.broadcast('diff', diff);
+        if (diff.set.length > 0 || diff.remove.length > 0) {
+          this.rowsJson = undefined;
+          this.broadcast('diff', diff);
+        }
         this.latest = store;
         this.checkSynced();
       });
@@ -162,9 +181,19 @@ export class DashboardFeed {
   join(listener: FeedListener): { snapshot: string; unsubscribe: () => void } {
     this.listeners.add(listener);
     return {
-      snapshot: sseMessage('snapshot', this.snapshot()),
+      snapshot: this.snapshotMessage(),
       unsubscribe: () => void this.listeners.delete(listener),
     };
+  }
+
+  /**
+   * The `snapshot` message a browser starts from, or skips ahead to. The rows are serialised once
+   * per change, not once per browser: 300 browsers joining (or resyncing) at once cost one.
+   */
+  snapshotMessage(): string {
+    this.rowsJson ??= JSON.stringify(this.differ.rows());
+    const view = this.options.view ?? 0;
+    return `event: snapshot\ndata: {"view":${view},"rows":${this.rowsJson},"status":${JSON.stringify(this.status())}}\n\n`;
   }
 
   /** Every row known and the status. */
@@ -184,9 +213,10 @@ export class DashboardFeed {
     const sources = {
       deployments: this.reporters.deployments.state,
       pods: this.reporters.pods.state,
+      replicasets: this.reporters.replicasets.state,
     };
-    const state =
-      STATE_ORDER.find((s) => sources.deployments === s || sources.pods === s) ?? 'live';
+    const states = Object.values(sources);
+    const state = STATE_ORDER.find((s) => states.includes(s)) ?? 'live';
     return {
       cluster: this.options.clusterName,
       demo: this.options.demo ?? false,
@@ -208,7 +238,7 @@ export class DashboardFeed {
     this.listeners.clear();
   }
 
-  private onLifecycle(source: (typeof SOURCES)[number], event: LifecycleEvent): void {
+  private onLifecycle(source: Source, event: LifecycleEvent): void {
     const before = this.reporters[source].state;
     const line = this.reporters[source].observe(event);
     if (line) {
@@ -217,7 +247,7 @@ export class DashboardFeed {
     } else if (this.reporters[source].state !== before) this.broadcastStatus();
   }
 
-  private onFailure(source: (typeof SOURCES)[number], error: unknown): void {
+  private onFailure(source: Source, error: unknown): void {
     this.reporters[source].fail();
     this.error = describeFailure(error, { what: source, server: this.options.server });
     this.options.warn?.(`kube-rx: ${this.error}`);
@@ -248,7 +278,7 @@ export class DashboardFeed {
 
   private broadcast(event: 'diff' | 'status', data: RowDiff | FeedStatus): void {
     if (this.listeners.size === 0) return;
-    const chunk = sseMessage(event, data);
+    const chunk = sseMessage(event, { ...data, view: this.options.view ?? 0 });
     for (const listener of this.listeners) listener(chunk);
   }
 }

@@ -54,15 +54,18 @@ const deploymentRowCache = new WeakMap<V1Deployment, DeploymentRow>();
 const podRowCache = new WeakMap<V1Pod, PodRow>();
 
 /**
- * The rows for a snapshot of deployments and pods, each pod tagged with its deployment
- * ({@link DeploymentIndex}).
+ * The rows for a snapshot of deployments and pods, each pod tagged with its deployment: the one
+ * `owners` gives (found down the owner indexes, `podOwnersByIndex`), else the one
+ * {@link DeploymentIndex} finds by ReplicaSet name or labels.
  *
  * @example
- * dashboardRows(store.store('deployments').values(), store.store('pods').values());
+ * const d = store.store('deployments').values();
+ * dashboardRows(d, store.store('pods').values(), podOwnersByIndex(d, replicaSets, podStore));
  */
 export function dashboardRows(
   deployments: readonly V1Deployment[],
   pods: readonly V1Pod[],
+  owners?: ReadonlyMap<V1Pod, string>,
 ): DashboardRow[] {
   const index = new DeploymentIndex(deployments);
   const rows: DashboardRow[] = [];
@@ -72,7 +75,7 @@ export function dashboardRows(
     rows.push(row);
   }
   for (const pod of pods) {
-    const owner = index.ownerOf(pod) ?? null;
+    const owner = owners?.get(pod) ?? index.ownerOf(pod) ?? null;
     let row = podRowCache.get(pod);
     if (row?.owner !== owner) podRowCache.set(pod, (row = { ...(row ?? podRowBase(pod)), owner }));
     rows.push(row);

@@ -1,5 +1,51 @@
-import type { V1Deployment, V1LabelSelector, V1Pod } from '@kubernetes/client-node';
+import type {
+  V1Deployment,
+  V1LabelSelector,
+  V1ObjectMeta,
+  V1Pod,
+  V1ReplicaSet,
+} from '@kubernetes/client-node';
 import { defaultKey, namespacedKey } from '../../operators/internal/events.js';
+import type { Store } from '../../operators/Store.js';
+
+/** The index name the dashboard's stores file objects under their owners' uids with. */
+export const BY_OWNER = 'byOwner';
+
+/**
+ * The deployment (`namespace/name`) of every pod reachable down the owner indexes (`ownerIndex`):
+ * each deployment's ReplicaSets are `replicaSets.byIndex('byOwner', deployment uid)`, their pods
+ * `pods.byIndex('byOwner', replicaSet uid)`, following controller references only. Costs
+ * O(log n + k) per deployment and ReplicaSet, never a scan of the pods per deployment. Pods it
+ * does not reach (their ReplicaSet not watched, or none) are left to {@link DeploymentIndex}.
+ *
+ * @example
+ * const owners = podOwnersByIndex(deployments, store.store('replicasets'), store.store('pods'));
+ * owners.get(pod); // 'shop/frontend' or undefined
+ */
+export function podOwnersByIndex(
+  deployments: readonly V1Deployment[],
+  replicaSets: Store<V1ReplicaSet, typeof BY_OWNER>,
+  pods: Store<V1Pod, typeof BY_OWNER>,
+): Map<V1Pod, string> {
+  const owners = new Map<V1Pod, string>();
+  for (const d of deployments) {
+    const uid = d.metadata?.uid;
+    if (!uid) continue;
+    const key = defaultKey(d);
+    for (const rs of replicaSets.byIndex(BY_OWNER, uid)) {
+      const rsUid = rs.metadata?.uid;
+      if (!rsUid || controllerUid(rs.metadata) !== uid) continue;
+      for (const pod of pods.byIndex(BY_OWNER, rsUid)) {
+        if (controllerUid(pod.metadata) === rsUid) owners.set(pod, key);
+      }
+    }
+  }
+  return owners;
+}
+
+function controllerUid(metadata: V1ObjectMeta | undefined): string | undefined {
+  return metadata?.ownerReferences?.find((o) => o.controller)?.uid;
+}
 
 /**
  * Finds the deployment a pod belongs to, among the deployments of its namespace:

@@ -1,26 +1,36 @@
 import type { Store } from '../Store.js';
 import { namespacedKey, type AnyWatchEvent } from './events.js';
 import { emptyWatchState, foldEvent, type WatchState } from './foldEvent.js';
-import { SortedMap } from './SortedMap.js';
+import { IndexedObjects, StoreIndexes } from './storeIndexes.js';
 
 /**
  * One immutable version of a store: `toStore` makes a new one per change from the previous
  * through {@link foldEvent}, sharing all but one path of the persistent map with it.
  */
 export class StoreSnapshot<T> implements Store<T> {
-  static readonly EMPTY = new StoreSnapshot<never>(emptyWatchState(SortedMap.empty()));
+  static readonly EMPTY = StoreSnapshot.empty<never>(StoreIndexes.NONE);
 
   // A private field keeps the state out of JSON.stringify and out of reach of users.
-  readonly #state: WatchState<SortedMap<T>>;
+  readonly #state: WatchState<IndexedObjects<T>>;
   #values: readonly T[] | undefined;
   readonly resourceVersion: string | undefined;
   readonly synced: boolean;
 
-  private constructor(state: WatchState<SortedMap<T>>) {
+  private constructor(state: WatchState<IndexedObjects<T>>) {
     this.#state = state;
     this.resourceVersion = state.resourceVersion;
     this.synced = state.initialEventsEnd !== undefined;
     Object.freeze(this);
+  }
+
+  /** An empty store with these (empty) indexes. */
+  static empty<T>(indexes: StoreIndexes<T>): StoreSnapshot<T> {
+    return new StoreSnapshot(emptyWatchState(IndexedObjects.empty(indexes)));
+  }
+
+  /** The persistent maps of a snapshot, for specs that check what an update shares. */
+  static internals<T>(store: StoreSnapshot<T>): IndexedObjects<T> {
+    return store.#state.objects;
   }
 
   get size(): number {
@@ -34,7 +44,11 @@ export class StoreSnapshot<T> implements Store<T> {
 
   values(): readonly T[] {
     // Built once per snapshot and frozen, so every caller can share it.
-    return (this.#values ??= Object.freeze(this.#state.objects.values()));
+    return (this.#values ??= Object.freeze(this.#state.objects.objects.values()));
+  }
+
+  byIndex(name: string, value: string): readonly T[] {
+    return Object.freeze(this.#state.objects.indexes.byIndex(name, value));
   }
 
   /** The snapshot after `event`, or `this` when the event changes nothing a reader can see. */

@@ -1,22 +1,17 @@
 /**
- * The page's script (inline, plain ES2020, no framework). It keeps the rows from the `snapshot`
- * and `diff` messages of `/events`, and renders at most once per animation frame, reusing the
- * DOM element of every card and pod row (keyed by `namespace/name`) so that only what changed
- * is touched. Text goes in through `textContent` only: nothing from the cluster is parsed as HTML.
+ * The page's script (inline, plain ES2020, no framework). The page has one view (a
+ * `section.view[data-view=i]`) per cluster; each keeps the rows from the `snapshot` and `diff`
+ * messages of `/events` tagged with its index (`view`), and renders at most once per animation
+ * frame, reusing the DOM element of every card and pod row (keyed by `namespace/name`) so that
+ * only what changed is touched. A view's connection state and errors are its own: one cluster
+ * failing never hides another. Text goes in through `textContent` only: nothing from the cluster is parsed as HTML.
  * Kept free of backticks and template placeholders: it lives in a template string.
  */
 export const PAGE_SCRIPT = String.raw`
 (function () {
   'use strict';
-  var deployments = new Map();
-  var pods = new Map();
-  var status = null;
   var online = false;
   var filter = '';
-  var scheduled = false;
-  var cards = new Map();
-  var podRows = new Map();
-  var seenPods = null;
   var ORPHANS = '\u0000orphans';
 
   function el(tag, className, text) {
@@ -44,6 +39,16 @@ export const PAGE_SCRIPT = String.raw`
     return d < 365 * 2 ? d + 'd' : Math.floor(d / 365) + 'y';
   }
 
+  function View(root) {
+  var deployments = new Map();
+  var pods = new Map();
+  var status = null;
+  var scheduled = false;
+  var cards = new Map();
+  var podRows = new Map();
+  var seenPods = null;
+  var notes = [];
+  function part(name) { return root.querySelector('[data-part="' + name + '"]'); }
   function apply(rows) {
     for (var i = 0; i < rows.length; i++) {
       var row = rows[i];
@@ -199,7 +204,7 @@ export const PAGE_SCRIPT = String.raw`
     podRows.forEach(function (r, id) { if (!pods.has(id)) podRows.delete(id); });
     if (status && status.synced) seenPods = new Set(pods.keys());
 
-    var main = byId('deployments');
+    var main = part('deployments');
     if (shown.length === 0) {
       var text = status && status.error ? 'Nothing to show: a watch failed (see above).'
         : !status || !status.synced ? 'Connecting to the cluster\u2026'
@@ -212,7 +217,7 @@ export const PAGE_SCRIPT = String.raw`
     }
     var notReady = 0;
     pods.forEach(function (p) { if (p.health !== 'ok' && p.health !== 'done') notReady++; });
-    setText(byId('summary'), deployments.size + ' deployments \u00b7 ' + pods.size + ' pods \u00b7 ' + notReady +
+    setText(part('summary'), deployments.size + ' deployments \u00b7 ' + pods.size + ' pods \u00b7 ' + notReady +
       ' not ready' + (filter ? ' \u00b7 ' + visiblePods + ' shown' : ''));
     renderStatus();
   }
@@ -222,23 +227,24 @@ export const PAGE_SCRIPT = String.raw`
 
   function renderStatus() {
     var state = !online ? 'offline' : status ? status.state : 'connecting';
-    var pill = byId('connection');
+    var pill = part('connection');
     pill.className = 'pill ' + state;
     pill.dataset.state = state;
-    setText(byId('connection-text'), LABELS[state] || state);
+    setText(part('connection-text'), LABELS[state] || state);
     if (!status) return;
-    pill.title = 'deployments: ' + status.sources.deployments + ' \u00b7 pods: ' + status.sources.pods;
-    setText(byId('rate'), String(status.eventsPerSecond));
-    setText(byId('total'), String(status.totalEvents));
-    setText(byId('cluster-name'), status.cluster);
-    document.title = 'kube-rx \u00b7 ' + status.cluster;
-    setText(byId('scope'), status.namespace ? 'namespace ' + status.namespace : 'all namespaces');
-    byId('demo').hidden = !status.demo;
-    var banner = byId('error');
+    pill.title = Object.keys(status.sources).map(function (k) { return k + ': ' + status.sources[k]; }).join(' \u00b7 ');
+    setText(part('rate'), String(status.eventsPerSecond));
+    setText(part('total'), String(status.totalEvents));
+    setText(part('cluster-name'), status.cluster);
+    root.dataset.cluster = status.cluster;
+    setText(part('scope'), status.namespace ? 'namespace ' + status.namespace : 'all namespaces');
+    part('demo').hidden = !status.demo;
+    var banner = part('error');
     banner.hidden = !status.error;
     setText(banner, status.error || '');
-    var log = byId('log');
-    var items = status.log.slice().reverse().map(function (entry) {
+    var log = part('log');
+    var items = status.log.concat(notes).sort(function (a, b) { return compareIds(a.at, b.at); })
+      .reverse().map(function (entry) {
       var li = el('li');
       li.append(el('time', '', new Date(entry.at).toLocaleTimeString()), document.createTextNode(entry.text));
       return li;
@@ -247,9 +253,42 @@ export const PAGE_SCRIPT = String.raw`
     log.replaceChildren.apply(log, items);
   }
 
+
+  return {
+    snapshot: function (data) {
+      deployments.clear();
+      pods.clear();
+      apply(data.rows);
+      status = data.status;
+      schedule();
+    },
+    diff: function (diff) {
+      apply(diff.set);
+      remove(diff.remove);
+      schedule();
+    },
+    status: function (data) {
+      status = data;
+      renderStatus();
+    },
+    note: function (text) {
+      notes.push({ at: new Date().toISOString(), text: text });
+      if (notes.length > 5) notes.shift();
+      renderStatus();
+    },
+    schedule: schedule,
+    renderStatus: renderStatus,
+    render: render,
+  };
+  }
+
+  var views = Array.prototype.map.call(document.querySelectorAll('section.view'), View);
+  function each(f) { views.forEach(f); }
+  function viewOf(data) { return views[data.view] || null; }
+
   byId('filter').addEventListener('input', function (e) {
     filter = e.target.value.trim().toLowerCase();
-    schedule();
+    each(function (v) { v.schedule(); });
   });
   setInterval(function () {
     document.querySelectorAll('[data-created]').forEach(function (cell) { setText(cell, age(cell.dataset.created)); });
@@ -258,28 +297,32 @@ export const PAGE_SCRIPT = String.raw`
   var source = new EventSource('events');
   source.addEventListener('snapshot', function (e) {
     var data = JSON.parse(e.data);
-    deployments.clear();
-    pods.clear();
-    apply(data.rows);
-    status = data.status;
     online = true;
-    schedule();
+    var v = viewOf(data);
+    if (v) v.snapshot(data);
   });
   source.addEventListener('diff', function (e) {
     var diff = JSON.parse(e.data);
-    apply(diff.set);
-    remove(diff.remove);
-    schedule();
+    var v = viewOf(diff);
+    if (v) v.diff(diff);
   });
   source.addEventListener('status', function (e) {
-    status = JSON.parse(e.data);
+    var data = JSON.parse(e.data);
     online = true;
-    renderStatus();
+    var v = viewOf(data);
+    if (v) v.status(data);
+  });
+  // The server skipped this page ahead to the latest state (it had stopped reading for a while).
+  source.addEventListener('skipped', function (e) {
+    var data = JSON.parse(e.data);
+    each(function (v) {
+      v.note('This page fell behind: ' + data.messages + ' updates skipped, now at the latest state.');
+    });
   });
   source.addEventListener('error', function () {
     online = false;
-    renderStatus();
+    each(function (v) { v.renderStatus(); });
   });
-  render();
+  each(function (v) { v.render(); });
 })();
 `;

@@ -27,9 +27,12 @@ header.top { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wra
 .pill.relisting .dot { background: #5b9dff; animation: pulse .7s infinite; }
 .pill.failed .dot, .pill.offline .dot { background: #ff5a4f; }
 @keyframes pulse { 50% { opacity: .3; } }
-.toolbar { display: flex; gap: 12px; align-items: center; padding: 16px 24px 0; }
-.toolbar input { flex: 0 1 380px; padding: 8px 12px; border: 1px solid var(--line); border-radius: 8px;
-  font: inherit; background: #fff; }
+header.top input { flex: 0 1 380px; padding: 7px 12px; border: 1px solid #2a3550; border-radius: 8px;
+  font: inherit; background: #1a2540; color: #fff; }
+.viewbar { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 18px; margin: 16px 24px 0;
+  padding: 10px 16px; border-radius: 10px; background: #1c2740; color: #e6ebf5; }
+.view + .view { border-top: 2px solid var(--line); margin-top: 8px; }
+.toolbar { display: flex; gap: 12px; align-items: center; padding: 10px 24px 0; }
 .toolbar .summary { color: var(--muted); }
 .banner { margin: 14px 24px 0; padding: 10px 14px; border-radius: 8px; background: #fdecea;
   color: #8a1c12; border: 1px solid #f5c2bd; }
@@ -75,7 +78,7 @@ tr.fresh td { animation: fresh 1.2s ease-out; }
 .nopods td { color: var(--muted); font-style: italic; }
 footer { padding: 0 24px 24px; }
 footer h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .5px; color: var(--muted); margin: 4px 0 6px; }
-#log { margin: 0; padding: 10px 14px; background: #fff; border: 1px solid var(--line); border-radius: 8px;
+.log { margin: 0; padding: 10px 14px; background: #fff; border: 1px solid var(--line); border-radius: 8px;
   font: 12px/1.6 var(--mono); color: #344054; max-height: 180px; overflow: auto; list-style: none; }
-#log time { color: var(--muted); margin-right: 10px; }
+.log time { color: var(--muted); margin-right: 10px; }
 `;

@@ -1,0 +1,215 @@
+import {
+  type Observable,
+  ReplaySubject,
+  asyncScheduler,
+  defer,
+  share,
+  timer,
+  type SchedulerLike,
+} from 'rxjs';
+import type { WatchSource } from '../sources/WatchSource.js';
+import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
+import { SharedWatch } from './internal/sharedWatch.js';
+import type { Indexers } from './internal/storeIndexes.js';
+import { resilientWatch, type ResilientWatchConfig } from './resilientWatch.js';
+import { resumeFromResourceVersion } from './resumeFromResourceVersion.js';
+import { toStore, type Store, type ToStoreConfig } from './toStore.js';
+import { withBookmarks } from './withBookmarks.js';
+
+/**
+ * Configuration of {@link createInformers}.
+ *
+ * @example
+ * createInformers({ linger: 30_000 }); // a page that unsubscribes and comes back keeps its watch
+ */
+export interface InformersConfig {
+  /**
+   * How long, in ms, an upstream watch (and a shared store) stays open after its last subscriber
+   * left (default 0: closed at once), so a subscriber that comes back soon finds it warm.
+   */
+  linger?: number;
+  /** Where linger timers, backoffs and idle timers run (default `asyncScheduler`). */
+  scheduler?: SchedulerLike;
+  /**
+   * How every upstream resumes: `resilientWatch`'s configuration (resume, bookmarks), but the
+   * `key`, which stays the default (`namespace/name`) as upstreams are shared by stores of any key.
+   */
+  resilience?: Omit<ResilientWatchConfig, 'scheduler' | 'key'>;
+  /**
+   * How a request becomes a watch source (default `fromWatch`, through `resilientWatch`): a seam
+   * for tests (a marble source) and for wrapping requests. It is called once per upstream, and
+   * the source is made resilient as `resilientWatch` does.
+   */
+  source?: (
+    cluster: Cluster,
+    resource: ResourceRef<any>,
+    options: WatchOptions,
+  ) => WatchSource<any>;
+}
+
+/** What `.store()` folds with: `toStore`'s key and indexes. */
+export type InformerStoreConfig<T, I extends string = never> = Pick<
+  ToStoreConfig<T, never, I>,
+  'key' | 'indexes'
+>;
+
+/**
+ * Shared watches, made by {@link createInformers}.
+ *
+ * @example
+ * const informers = createInformers();
+ * informers.store(kc, pods, { namespace: 'prod' }).subscribe(render);
+ */
+export interface Informers {
+  /**
+   * The resumed events of a request, over the upstream shared by identical requests: a late
+   * subscriber first gets ADDED for every object known and the initial-events-end BOOKMARK
+   * (as `shareWatch` gives), then live events. Errors with a `WatchError` when the upstream
+   * fails for good (403, 404...); subscribing again then opens a new upstream.
+   */
+  events<T = KubernetesObject>(
+    cluster: Cluster,
+    resource: ResourceRef<T>,
+    options?: WatchOptions,
+  ): Observable<WatchEvent<T>>;
+  /**
+   * The store of a request, shared by every subscriber with an equal `storeConfig` (the same key
+   * function and the same indexer functions under the same names): a late subscriber gets the
+   * current snapshot at once, synchronously on subscribe, then every later one.
+   */
+  store<T = KubernetesObject, I extends string = never>(
+    cluster: Cluster,
+    resource: ResourceRef<T>,
+    options?: WatchOptions,
+    storeConfig?: InformerStoreConfig<T, I>,
+  ): Observable<Store<T, I>>;
+  /** How many upstream watches are open now (lingering ones included). */
+  readonly size: number;
+}
+
+/**
+ * Shared watches, like client-go's SharedInformerFactory: identical requests share one resilient
+ * upstream (`resilientWatch`), opened by the first
+ * subscriber and closed `linger` ms after the last one leaves (reference counting).
+ *
+ * Identical means the same cluster object (`===`), and equal group, apiVersion, plural and shape
+ * of the resource, namespace, label selector and field selector. Other watch options (such as a
+ * `logger`) are those of the request that opened the upstream. Stores share too: `.store()` with
+ * an equal `storeConfig` gives every subscriber the same snapshots, folded once.
+ *
+ * ```
+ * informers.store(kc, pods) x 50 subscribers:  one watch on the server, one fold
+ * informers.store(kc, pods, { labelSelector: 'app=web' }):  another watch
+ * last subscriber leaves at t:  the watch closes at t + linger
+ * ```
+ *
+ * @example
+ * const informers = createInformers({ linger: 10_000 });
+ * const pods$ = informers.store(kc, pods, {}, { indexes: { byOwner: ownerIndex } });
+ * pods$.subscribe((s) => renderReplicaSet(s.byIndex('byOwner', rsUid))); // one watch for both
+ * pods$.subscribe((s) => renderCount(s.size));
+ * informers.events(kc, pods).pipe(ofEventType('DELETED')).subscribe(logDeletion); // same watch
+ */
+export function createInformers(config: InformersConfig = {}): Informers {
+  const { linger = 0, scheduler = asyncScheduler, resilience = {}, source } = config;
+  // Per cluster object (weakly, so a dropped cluster frees its entries), per request identity.
+  const byCluster = new WeakMap<Cluster, Map<string, SharedWatch>>();
+  let size = 0;
+
+  const sharedWatch = (cluster: Cluster, resource: ResourceRef<any>, options: WatchOptions) => {
+    let watches = byCluster.get(cluster);
+    if (!watches) byCluster.set(cluster, (watches = new Map()));
+    const identity = requestIdentity(resource, options);
+    let shared = watches.get(identity);
+    if (!shared) {
+      const upstream = defer(() => {
+        if (!source)
+          return resilientWatch(cluster, resource, options, { ...resilience, scheduler });
+        const { bookmarks, ...resume } = resilience;
+        return source(cluster, resource, options).pipe(
+          withBookmarks({ scheduler, ...bookmarks }),
+          resumeFromResourceVersion({ ...resume, scheduler }),
+        );
+      });
+      const created = new SharedWatch(upstream, linger, scheduler, () => {
+        size--;
+        if (watches.get(identity) === created) watches.delete(identity);
+      });
+      watches.set(identity, (shared = created));
+      size++;
+    }
+    return shared;
+  };
+
+  return {
+    get size() {
+      return size;
+    },
+    events: <T>(cluster: Cluster, resource: ResourceRef<T>, options: WatchOptions = {}) =>
+      defer(() => sharedWatch(cluster, resource, options).events() as Observable<WatchEvent<T>>),
+    store: <T, I extends string = never>(
+      cluster: Cluster,
+      resource: ResourceRef<T>,
+      options: WatchOptions = {},
+      storeConfig: InformerStoreConfig<T, I> = {},
+    ) =>
+      defer(() => {
+        const shared = sharedWatch(cluster, resource, options);
+        const identity = storeIdentity(storeConfig as InformerStoreConfig<unknown, string>);
+        return shared.store(identity, () =>
+          // One fold per shared store, holding the upstream without lingering itself: the store's
+          // own linger is the one the user asked for.
+          shared.events(false).pipe(
+            toStore({ key: storeConfig.key, indexes: storeConfig.indexes } as ToStoreConfig<
+              any,
+              never,
+              string
+            >),
+            share({
+              connector: () => new ReplaySubject(1),
+              resetOnError: true,
+              resetOnComplete: true,
+              resetOnRefCountZero: linger > 0 ? () => timer(linger, scheduler) : true,
+            }),
+          ),
+        ) as Observable<Store<T, I>>;
+      }),
+  };
+}
+
+/** The request fields that make two requests the same watch. */
+function requestIdentity(resource: ResourceRef<any>, options: WatchOptions): string {
+  const { group, apiVersion, plural } = resource;
+  const shape = (resource as { shape?: string }).shape ?? 'object';
+  const { namespace, labelSelector, fieldSelector } = options;
+  return JSON.stringify([
+    group,
+    apiVersion,
+    plural,
+    shape,
+    namespace ?? null,
+    labelSelector ?? null,
+    fieldSelector ?? null,
+  ]);
+}
+
+// Functions have no value to compare: each gets a number the first time it is seen.
+const functionIds = new WeakMap<(...args: never[]) => unknown, number>();
+let nextFunctionId = 1;
+
+function functionId(fn: ((...args: never[]) => unknown) | undefined): number {
+  if (fn === undefined) return 0;
+  let id = functionIds.get(fn);
+  if (id === undefined) functionIds.set(fn, (id = nextFunctionId++));
+  return id;
+}
+
+/** Equal for the same key function and the same indexer functions under the same names. */
+function storeIdentity(storeConfig: InformerStoreConfig<unknown, string>): string {
+  const indexes: Indexers<unknown> = storeConfig.indexes ?? {};
+  const names = Object.keys(indexes).sort();
+  return JSON.stringify([
+    functionId(storeConfig.key),
+    names.map((name) => [name, functionId(indexes[name])]),
+  ]);
+}
