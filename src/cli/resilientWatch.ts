@@ -5,10 +5,11 @@ import {
 } from '../operators/resumeFromResourceVersion.js';
 import { withBookmarks } from '../operators/withBookmarks.js';
 import { fromWatch } from '../sources/fromWatch.js';
+import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 
 /** Options of {@link resilientWatch}. */
-export interface ResilientWatchOptions {
+export interface ResilientWatchOptions<T = KubernetesObject> {
   /** Told about every connection step (the CLI reports them on stderr or to the browser). */
   onLifecycle?: (event: LifecycleEvent) => void;
   /**
@@ -17,6 +18,8 @@ export interface ResilientWatchOptions {
    * "unreachable" rather than retry forever against a wrong address.
    */
   failFastWhenUnreachable?: boolean;
+  /** Makes the watch source (default `fromWatch`); `kube-rx watch` asks for Tables with it. */
+  source?: (cluster: Cluster, resource: ResourceRef<T>, watchOptions: WatchOptions) => WatchSource<T>;
 }
 
 /**
@@ -33,12 +36,13 @@ export function resilientWatch<T = KubernetesObject>(
   cluster: Cluster,
   resource: ResourceRef<T>,
   watchOptions: WatchOptions,
-  options: ResilientWatchOptions = {},
+  options: ResilientWatchOptions<T> = {},
 ): Observable<WatchEvent<T>> {
   return defer(() => {
     const unreachable = new Subject<never>();
     let listedOnce = false;
-    const events = fromWatch<T>(cluster, resource, watchOptions).pipe(
+    const source = options.source ?? fromWatch<T>;
+    const events = source(cluster, resource, watchOptions).pipe(
       withBookmarks<T>(),
       resumeFromResourceVersion<T>({
         onLifecycle: (event) => {

@@ -1,0 +1,44 @@
+import type { Cluster } from '../../types.js';
+import type { CliIo } from '../io.js';
+import { Discovery, DiscoveryUnavailableError } from '../kube/discovery.js';
+import {
+  discoveryScope,
+  resolveResourceArg,
+  resolveWithoutDiscovery,
+  type ResolvedResource,
+  type ResourceArg,
+} from '../resourceArg.js';
+
+/** How long discovery may take before the command goes on with the built-in names. */
+export const DISCOVERY_TIMEOUT_MS = 15_000;
+
+/**
+ * Resolves a parsed resource argument through the server's discovery (read once for the run).
+ * When discovery cannot be read (403 on `/apis` under restricted RBAC, a server that does not
+ * serve it, no network), the built-in names still resolve: the failure is said on stderr when
+ * the server answered (an unreachable server is reported by the watch itself). Undefined when
+ * `io.signal` aborted meanwhile (Ctrl-C).
+ *
+ * @example
+ * const resource = await resolveOnServer(parseResourceArg('deploy'), target.cluster, io);
+ */
+export async function resolveOnServer(
+  parsed: ResourceArg,
+  cluster: Cluster,
+  io: CliIo,
+): Promise<ResolvedResource | undefined> {
+  const signal = AbortSignal.any([io.signal, AbortSignal.timeout(DISCOVERY_TIMEOUT_MS)]);
+  const discovery = new Discovery(cluster, signal);
+  try {
+    const { resources, failed } = await discovery.resources(discoveryScope(parsed));
+    return resolveResourceArg(parsed, resources, failed);
+  } catch (error) {
+    if (io.signal.aborted) return undefined;
+    if (!(error instanceof DiscoveryUnavailableError)) throw error;
+    const why = signal.aborted ? `no answer in ${DISCOVERY_TIMEOUT_MS / 1000}s` : error.message;
+    const resolved = resolveWithoutDiscovery(parsed, why);
+    if (error.cause.statusCode !== 0 || signal.aborted)
+      io.warn(`kube-rx: discovery failed (${why}); resolving "${parsed.arg}" without it`);
+    return resolved;
+  }
+}
