@@ -19,7 +19,11 @@ export interface ResilientWatchOptions<T = KubernetesObject> {
    */
   failFastWhenUnreachable?: boolean;
   /** Makes the watch source (default `fromWatch`); `kube-rx watch` asks for Tables with it. */
-  source?: (cluster: Cluster, resource: ResourceRef<T>, watchOptions: WatchOptions) => WatchSource<T>;
+  source?: (
+    cluster: Cluster,
+    resource: ResourceRef<T>,
+    watchOptions: WatchOptions,
+  ) => WatchSource<T>;
 }
 
 /**

@@ -31,7 +31,14 @@ export type ResourceArg =
   /** `group/version/plural` or `version/plural`: taken as given. */
   | { form: 'path'; arg: string; ref: ResourceRef }
   /** `name`, `name.group` or `name.version.group` (name: plural, singular, short name or kind). */
-  | { form: 'name'; arg: string; name: string; group?: string; version?: string; groupOrVersionGroup?: string };
+  | {
+      form: 'name';
+      arg: string;
+      name: string;
+      group?: string;
+      version?: string;
+      groupOrVersionGroup?: string;
+    };
 
 interface KnownResource {
   ref: ResourceRef;
@@ -87,7 +94,11 @@ export function parseResourceArg(arg: string): ResourceArg {
       );
     }
     try {
-      return { form: 'path', arg, ref: resource(parts.slice(0, -1).join('/'), parts[parts.length - 1]) };
+      return {
+        form: 'path',
+        arg,
+        ref: resource(parts.slice(0, -1).join('/'), parts[parts.length - 1]),
+      };
     } catch (error) {
       const why = error instanceof WatchError ? error.message : String(error);
       throw new CliError(`bad resource "${arg}": ${why}`);
@@ -115,12 +126,17 @@ export function parseResourceArg(arg: string): ResourceArg {
 export function discoveryScope(parsed: ResourceArg): DiscoveryScope {
   if (parsed.form === 'path') {
     const { group, apiVersion } = parsed.ref;
-    return group === '' ? { kind: 'everything' } : { kind: 'groupVersion', group, version: apiVersion };
+    return group === ''
+      ? { kind: 'everything' }
+      : { kind: 'groupVersion', group, version: apiVersion };
   }
   if (parsed.groupOrVersionGroup === undefined) return { kind: 'everything' };
   const [first, ...others] = parsed.groupOrVersionGroup.split('.');
   // `deployments.v1.apps` may also be the group `v1.apps`: read the whole group either way.
-  return { kind: 'group', group: VERSION.test(first) && others.length > 0 ? others.join('.') : parsed.groupOrVersionGroup };
+  return {
+    kind: 'group',
+    group: VERSION.test(first) && others.length > 0 ? others.join('.') : parsed.groupOrVersionGroup,
+  };
 }
 
 /**
@@ -152,7 +168,9 @@ export function resolveResourceArg(
   }
   for (const [group, version] of groupReadings(parsed)) {
     const inScope = resources.filter(
-      (r) => (group === undefined || r.group === group) && (version === undefined || r.version === version),
+      (r) =>
+        (group === undefined || r.group === group) &&
+        (version === undefined || r.version === version),
     );
     const found = match(parsed, inScope);
     if (found) return resolved(found, parsed.arg);
@@ -179,9 +197,17 @@ export function resolveWithoutDiscovery(parsed: ResourceArg, why: string): Resol
     );
     if (known) return resolved(known, parsed.arg);
     const kind = plural; // unknown without discovery; -o name then prints the plural
-    return { ref: parsed.ref, namespaced: true, nameKind: group ? `${kind}.${group}` : kind, label: parsed.arg };
+    return {
+      ref: parsed.ref,
+      namespaced: true,
+      nameKind: group ? `${kind}.${group}` : kind,
+      label: parsed.arg,
+    };
   }
-  const builtIn = parsed.groupOrVersionGroup === undefined || parsed.groupOrVersionGroup === 'apps' || parsed.groupOrVersionGroup === 'v1.apps';
+  const builtIn =
+    parsed.groupOrVersionGroup === undefined ||
+    parsed.groupOrVersionGroup === 'apps' ||
+    parsed.groupOrVersionGroup === 'v1.apps';
   const found = builtIn ? matchBuiltIn(parsed) : undefined;
   if (found) return resolved(found, parsed.arg);
   throw new CliError(
@@ -263,12 +289,17 @@ function suggestions(name: string, resources: readonly ApiResource[]): string[] 
   const scored = new Map<string, number>();
   for (const r of resources) {
     const distance = Math.min(
-      ...[r.plural, r.singular, r.kind.toLowerCase(), ...r.shortNames].map((n) => editDistance(name, n)),
+      ...[r.plural, r.singular, r.kind.toLowerCase(), ...r.shortNames].map((n) =>
+        editDistance(name, n),
+      ),
     );
     const prefix = r.plural.startsWith(name) || name.startsWith(r.singular);
     if (distance > Math.max(1, Math.floor(name.length / 3)) && !prefix) continue;
     const key = qualifiedName(r);
-    scored.set(key, Math.min(scored.get(key) ?? Infinity, prefix ? Math.min(distance, 1) : distance));
+    scored.set(
+      key,
+      Math.min(scored.get(key) ?? Infinity, prefix ? Math.min(distance, 1) : distance),
+    );
   }
   return [...scored]
     .sort(([a, x], [b, y]) => x - y || a.localeCompare(b))

@@ -38,7 +38,8 @@ export async function apiGet(
   const opened: StreamOpenResult = await openStream(cluster, path, query, signal, { accept });
   if (!opened.ok) return opened;
   const read = await readAll(opened.body, maxBytes);
-  if (!read.ok) return { ok: false, error: networkError(path, read.cause, 'reading the answer failed') };
+  if (!read.ok)
+    return { ok: false, error: networkError(path, read.cause, 'reading the answer failed') };
   try {
     return { ok: true, value: JSON.parse(read.text) };
   } catch (cause) {

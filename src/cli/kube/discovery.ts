@@ -137,7 +137,8 @@ export class Discovery {
         maxBytes: MAX_DOCUMENT_BYTES,
       }).then((got) => {
         if (!got.ok) throw got.error;
-        if (typeof got.value !== 'object' || got.value === null) throw new Error(`${path} is not a discovery document`);
+        if (typeof got.value !== 'object' || got.value === null)
+          throw new Error(`${path} is not a discovery document`);
         return got.value;
       });
       this.documents.set(path, answer);

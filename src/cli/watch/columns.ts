@@ -94,7 +94,9 @@ export function tableLayout(plural: string, group: string, config: LayoutConfig 
   } else if (isDeployments) {
     headers = ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'];
     if (wide) headers.push('CONTAINERS', 'IMAGES', 'SELECTOR');
-    cells = wide ? (o, now) => [...deploymentCells(o, now), ...deploymentWideCells(o)] : deploymentCells;
+    cells = wide
+      ? (o, now) => [...deploymentCells(o, now), ...deploymentWideCells(o)]
+      : deploymentCells;
   }
   return withNamespace({ headers, cells, ...deletedMarker(headers) }, config);
 }
@@ -111,10 +113,14 @@ export function tableLayout(plural: string, group: string, config: LayoutConfig 
 export function serverTableLayout(columns: TableColumn[], config: LayoutConfig = {}): TableLayout {
   const shown = columns.flatMap((column, i) => (config.wide || column.priority <= 0 ? [i] : []));
   const headers = shown.map((i) => columns[i].name.toUpperCase());
-  const nameIndex = Math.max(0, shown.findIndex((i) => columns[i].format === 'name'));
+  const nameIndex = Math.max(
+    0,
+    shown.findIndex((i) => columns[i].format === 'name'),
+  );
   const cells = (o: KubernetesObject): string[] => {
     const row = (o as RowObject)[ROW_CELLS];
-    if (!row) return headers.map((_, i) => (i === nameIndex ? (o.metadata?.name ?? '') : '<unknown>'));
+    if (!row)
+      return headers.map((_, i) => (i === nameIndex ? (o.metadata?.name ?? '') : '<unknown>'));
     return shown.map((i) => cellText(row[i]));
   };
   return withNamespace({ headers, cells, ...deletedMarker(headers) }, config);
@@ -125,7 +131,10 @@ function deletedMarker(headers: string[]): Pick<TableLayout, 'deletedColumn' | '
   const status = headers.indexOf('STATUS');
   if (status !== -1) return { deletedColumn: status, deletedText: 'Deleted' };
   const ageColumn = headers.indexOf('AGE');
-  return { deletedColumn: ageColumn === -1 ? headers.length - 1 : ageColumn, deletedText: '<deleted>' };
+  return {
+    deletedColumn: ageColumn === -1 ? headers.length - 1 : ageColumn,
+    deletedText: '<deleted>',
+  };
 }
 
 function withNamespace(layout: TableLayout, { allNamespaces = false }: LayoutConfig): TableLayout {

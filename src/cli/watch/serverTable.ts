@@ -35,7 +35,9 @@ export interface ServerColumns {
  * @example
  * isTable({ kind: 'Table', apiVersion: 'meta.k8s.io/v1', rows: [] }); // true
  */
-export function isTable(value: unknown): value is { rows: unknown[]; columnDefinitions?: unknown; metadata?: any } {
+export function isTable(
+  value: unknown,
+): value is { rows: unknown[]; columnDefinitions?: unknown; metadata?: any } {
   const v = value as { kind?: unknown; apiVersion?: unknown; rows?: unknown } | null;
   return (
     typeof v === 'object' &&

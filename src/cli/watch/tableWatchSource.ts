@@ -15,7 +15,13 @@ import type {
   WatchOptions,
 } from '../../types.js';
 import { apiGet, openApiStream, type ApiStreamBody } from '../kube/apiGet.js';
-import { isTable, rowObjects, TABLE_ACCEPT, tableColumns, type ServerColumns } from './serverTable.js';
+import {
+  isTable,
+  rowObjects,
+  TABLE_ACCEPT,
+  tableColumns,
+  type ServerColumns,
+} from './serverTable.js';
 
 /** The query options of a watch, as `fromWatch` sends them. */
 const WATCH_QUERY = [
@@ -196,9 +202,15 @@ async function listPages(
     if (token) query.set('continue', token);
     else if (options.resourceVersion !== undefined) {
       query.set('resourceVersion', options.resourceVersion);
-      if (options.resourceVersionMatch) query.set('resourceVersionMatch', options.resourceVersionMatch);
+      if (options.resourceVersionMatch)
+        query.set('resourceVersionMatch', options.resourceVersionMatch);
     }
-    const got = await apiGet(cluster, path, { accept: TABLE_ACCEPT, query, signal, maxBytes: MAX_PAGE_BYTES });
+    const got = await apiGet(cluster, path, {
+      accept: TABLE_ACCEPT,
+      query,
+      signal,
+      maxBytes: MAX_PAGE_BYTES,
+    });
     if (!got.ok) {
       if (token && got.error.statusCode === 410 && !restarted)
         return listPages(cluster, resource, options, columns, signal, true);
