@@ -165,7 +165,11 @@ describe('TablePrinter', () => {
   });
 
   it('uses NAME and AGE for other resources, NAMESPACE first for every namespace', () => {
-    expect(tableLayout('configmaps', '', { allNamespaces: true }).headers).toEqual(['NAMESPACE', 'NAME', 'AGE']);
+    expect(tableLayout('configmaps', '', { allNamespaces: true }).headers).toEqual([
+      'NAMESPACE',
+      'NAME',
+      'AGE',
+    ]);
     expect(tableLayout('deployments', 'apps').headers).toEqual([
       'NAME',
       'READY',

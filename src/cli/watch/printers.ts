@@ -78,6 +78,8 @@ export class TablePrinter implements EventPrinter {
     const headers = this.watchEvents ? ['EVENT', ...this.layout.headers] : this.layout.headers;
     // A loop, not Math.max(...cells): a spread of a big listing overflows the call stack.
     this.widths = headers.map((h) => h.length);
+    // Later rows may say MODIFIED or DELETED: the EVENT column is as wide as the longest type.
+    if (this.watchEvents) this.widths[0] = 'MODIFIED'.length;
     for (const row of rows) {
       row.forEach((cell, i) => (this.widths[i] = Math.max(this.widths[i], cell.length)));
     }
