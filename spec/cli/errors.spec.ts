@@ -86,7 +86,10 @@ describe('kube-rx usage', () => {
     const cases: Array<[string[], RegExp]> = [
       [['watch', 'pods', '--bogus'], /unknown flag --bogus \(see: kube-rx watch --help\)/],
       [['watch', 'pods', '-n'], /-n, --namespace.*argument missing/],
-      [['watch', 'pods', '-o', 'yaml'], /bad --output "yaml": expected table, json or name/],
+      [
+        ['watch', 'pods', '-o', 'xml'],
+        /bad --output "xml": expected table, wide, json, yaml, name/,
+      ],
       [['watch', 'pods', '-A', '-n', 'x'], /-n\/--namespace or -A\/--all-namespaces, not both/],
       [['watch'], /missing resource/],
       [['dashboard', '--port', 'http'], /bad --port "http"/],
@@ -125,7 +128,7 @@ describe('kube-rx watch failures', () => {
       expected: /forbidden: you may not list and watch pods: 403 Forbidden: pods is forbidden/,
     },
   ])('$what', async ({ code, reason, message, args, expected }) => {
-    server.faults.fail(code, { reason, message });
+    server.faults.fail(code, { reason, message, match: 'list' });
     expectFailure(await run(args), expected);
   });
 

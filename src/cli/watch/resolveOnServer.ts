@@ -15,9 +15,10 @@ export const DISCOVERY_TIMEOUT_MS = 15_000;
 /**
  * Resolves a parsed resource argument through the server's discovery (read once for the run).
  * When discovery cannot be read (403 on `/apis` under restricted RBAC, a server that does not
- * serve it, no network), the built-in names still resolve: the failure is said on stderr when
- * the server answered (an unreachable server is reported by the watch itself). Undefined when
- * `io.signal` aborted meanwhile (Ctrl-C).
+ * serve it, no network, no answer in time), the built-in names and `group/version/plural` still
+ * resolve, quietly; any other name fails with a message that says why discovery failed (an
+ * unreachable server is then reported by the watch itself). Undefined when `io.signal` aborted
+ * meanwhile (Ctrl-C).
  *
  * @example
  * const resource = await resolveOnServer(parseResourceArg('deploy'), target.cluster, io);
@@ -36,9 +37,6 @@ export async function resolveOnServer(
     if (io.signal.aborted) return undefined;
     if (!(error instanceof DiscoveryUnavailableError)) throw error;
     const why = signal.aborted ? `no answer in ${DISCOVERY_TIMEOUT_MS / 1000}s` : error.message;
-    const resolved = resolveWithoutDiscovery(parsed, why);
-    if (error.cause.statusCode !== 0 || signal.aborted)
-      io.warn(`kube-rx: discovery failed (${why}); resolving "${parsed.arg}" without it`);
-    return resolved;
+    return resolveWithoutDiscovery(parsed, why);
   }
 }

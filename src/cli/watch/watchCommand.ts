@@ -16,7 +16,6 @@ import {
   YamlPrinter,
   type EventPrinter,
 } from './printers.js';
-import { resolveOnServer } from './resolveOnServer.js';
 import type { ServerColumns } from './serverTable.js';
 
 const OPTIONS = {
@@ -74,6 +73,8 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   }
   const parsed = parseResourceArg(positionals[0]);
   return withClusterTarget(values, io, async (target) => {
+    // Loaded only now, like the watch pipeline: --help and a mistyped flag should not wait.
+    const { resolveOnServer } = await import('./resolveOnServer.js');
     const resource = await resolveOnServer(parsed, target.cluster, io);
     if (resource === undefined) return 0; // interrupted while reading discovery
     const allNamespaces = values['all-namespaces'] === true || !resource.namespaced;
