@@ -196,7 +196,7 @@ export function resolveWithoutDiscovery(parsed: ResourceArg, why: string): Resol
       (r) => r.group === group && r.version === apiVersion && r.plural === plural,
     );
     if (known) return resolved(known, parsed.arg);
-    const kind = plural; // unknown without discovery; -o name then prints the plural
+    const kind = singularOf(plural); // the kind is unknown without discovery: a guess
     return {
       ref: parsed.ref,
       namespaced: true,
@@ -330,4 +330,12 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length];
+}
+
+/** `deployments` -> `deployment`, `policies` -> `policy`, `ingresses` -> `ingress`. */
+function singularOf(plural: string): string {
+  if (plural.endsWith('ies')) return `${plural.slice(0, -3)}y`;
+  if (/(ss|x|z|ch|sh)es$/.test(plural)) return plural.slice(0, -2);
+  if (plural.endsWith('s')) return plural.slice(0, -1);
+  return plural;
 }
