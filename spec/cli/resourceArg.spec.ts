@@ -242,6 +242,16 @@ describe('Discovery over HTTP', () => {
     expect(resources.map((r) => `${r.version}:${r.preferred}`)).toEqual(['v2:true', 'v1:false']);
   });
 
+  it('reads only /api/v1 for a core version/plural, so a 403 on /apis does not matter', async () => {
+    forbidApis = true;
+    const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
+    const scope = discoveryScope(parseResourceArg('v1/secrets'));
+    expect(scope).toEqual({ kind: 'groupVersion', group: '', version: 'v1' });
+    const { resources } = await discovery.resources(scope);
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/v1']);
+    expect(resolveResourceArg(parseResourceArg('v1/secrets'), resources).nameKind).toBe('secret');
+  });
+
   it('is unavailable when /apis answers 403', async () => {
     forbidApis = true;
     const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);

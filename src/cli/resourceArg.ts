@@ -126,9 +126,7 @@ export function parseResourceArg(arg: string): ResourceArg {
 export function discoveryScope(parsed: ResourceArg): DiscoveryScope {
   if (parsed.form === 'path') {
     const { group, apiVersion } = parsed.ref;
-    return group === ''
-      ? { kind: 'everything' }
-      : { kind: 'groupVersion', group, version: apiVersion };
+    return { kind: 'groupVersion', group, version: apiVersion };
   }
   if (parsed.groupOrVersionGroup === undefined) return { kind: 'everything' };
   const [first, ...others] = parsed.groupOrVersionGroup.split('.');

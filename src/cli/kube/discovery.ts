@@ -74,12 +74,17 @@ export class Discovery {
    * and named in `failed`.
    */
   async resources(scope: DiscoveryScope): Promise<DiscoveredResources> {
-    const groups = await this.groups();
     const wanted: Array<{ group: string; version: string; preferred: boolean }> = [];
     if (scope.kind === 'everything') {
       for (const version of await this.coreVersions())
         wanted.push({ group: '', version, preferred: version === 'v1' });
+    } else if (scope.group === '') {
+      // The core group is not in /apis: v1/secrets needs /api/v1 only.
+      const version = scope.kind === 'groupVersion' ? scope.version : 'v1';
+      wanted.push({ group: '', version, preferred: version === 'v1' });
     }
+    const groups =
+      wanted.some((w) => w.group === '') && scope.kind !== 'everything' ? [] : await this.groups();
     for (const group of groups) {
       if (scope.kind !== 'everything' && group.name !== scope.group) continue;
       group.versions.forEach((version, i) => {
