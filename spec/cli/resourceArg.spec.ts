@@ -130,6 +130,35 @@ describe('resource names resolved through discovery, as kubectl resolves them', 
   });
 });
 
+describe('discovery documents from a hostile server', () => {
+  it('takes only well-formed names: they go into request paths, messages and output', () => {
+    const groups = apiGroups({
+      groups: [
+        { name: '../../api', versions: [{ version: 'v1' }] },
+        { name: 'ok.example.com', versions: [{ version: 'v1/../../x' }, { version: 'v2' }] },
+        { name: 'evil\u001b]0;x\u0007', versions: [{ version: 'v1' }] },
+      ],
+    });
+    expect(groups).toEqual([{ name: 'ok.example.com', versions: ['v2'] }]);
+    const resources = apiResources(
+      {
+        resources: [
+          { name: 'pods/log', kind: 'Pod' },
+          { name: 'things?watch=1', kind: 'Thing' },
+          { name: 'widgets', kind: 'Widget\u001b[2J', singularName: 'widget' },
+          { name: 'gadgets', kind: 'Gadget', singularName: 'G\u0007', shortNames: ['gd', 'x/y'] },
+        ],
+      },
+      'ok.example.com',
+      'v2',
+      true,
+    );
+    expect(resources.map((r) => [r.plural, r.singular, r.shortNames])).toEqual([
+      ['gadgets', 'gadget', ['gd']],
+    ]);
+  });
+});
+
 describe('resource names without discovery', () => {
   const without = (arg: string) => resolveWithoutDiscovery(parseResourceArg(arg), '403 Forbidden');
 

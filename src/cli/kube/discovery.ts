@@ -1,5 +1,6 @@
 import type { WatchError } from '../../WatchError.js';
 import type { Cluster } from '../../types.js';
+import { isValidSegment } from '../../sources/resourcePath.js';
 import { apiGet } from './apiGet.js';
 
 /** One resource the API server serves, from its discovery documents. */
@@ -23,6 +24,9 @@ export interface ApiGroup {
   name: string;
   versions: string[];
 }
+
+/** A kind as Kubernetes writes them (`Pod`, `CronTab`): printed by `-o name`, in messages. */
+const KIND = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
 
 /** The largest discovery document read: a real one is tens of kilobytes. */
 const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
@@ -162,10 +166,11 @@ export class Discovery {
 export function apiGroups(list: any): ApiGroup[] {
   const groups: ApiGroup[] = [];
   for (const group of Array.isArray(list?.groups) ? list.groups : []) {
-    if (!isString(group?.name) || group.name === '') continue;
+    // Names go into request paths and messages: only well-formed ones are taken.
+    if (!isString(group?.name) || !isValidSegment('group', group.name)) continue;
     const versions: string[] = (Array.isArray(group.versions) ? group.versions : [])
       .map((v: any) => v?.version)
-      .filter(isString);
+      .filter((v: unknown) => isString(v) && isValidSegment('apiVersion', v));
     const preferred = group.preferredVersion?.version;
     if (isString(preferred) && versions.includes(preferred)) {
       versions.splice(versions.indexOf(preferred), 1);
@@ -190,15 +195,22 @@ export function apiResources(
 ): ApiResource[] {
   const out: ApiResource[] = [];
   for (const r of Array.isArray(list?.resources) ? list.resources : []) {
-    if (!isString(r?.name) || r.name === '' || r.name.includes('/') || !isString(r.kind)) continue;
+    // Subresources (`pods/log`) are not watched; names go into paths, messages and output.
+    if (!isString(r?.name) || !isValidSegment('plural', r.name) || !isString(r.kind)) continue;
+    if (!KIND.test(r.kind)) continue;
     out.push({
       group,
       version,
       plural: r.name,
-      singular: isString(r.singularName) && r.singularName ? r.singularName : r.kind.toLowerCase(),
+      singular:
+        isString(r.singularName) && isValidSegment('plural', r.singularName)
+          ? r.singularName
+          : r.kind.toLowerCase(),
       kind: r.kind,
       namespaced: r.namespaced === true,
-      shortNames: Array.isArray(r.shortNames) ? r.shortNames.filter(isString) : [],
+      shortNames: Array.isArray(r.shortNames)
+        ? r.shortNames.filter((n: unknown) => isString(n) && isValidSegment('plural', n))
+        : [],
       verbs: Array.isArray(r.verbs) ? r.verbs.filter(isString) : [],
       preferred,
     });
