@@ -16,6 +16,9 @@ export type {
   FailOptions,
   FakeKubeApiServerOptions,
   FakeServerFaults,
+  Http2Records,
   KubeConfigOptions,
+  PrinterColumn,
   RecordedRequest,
+  ResourceDefinition,
 } from './fakeKubeApiServer/types.js';

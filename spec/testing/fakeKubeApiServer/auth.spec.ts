@@ -53,12 +53,11 @@ describe('FakeKubeApiServer authentication, Status bodies and recorded requests'
     server = await FakeKubeApiServer.start();
     for (const path of [
       '/',
-      '/api',
-      '/api/v1',
-      '/apis/apps',
+      '/api/v2',
+      '/apis/nope.example.com',
       '/api/V1/pods',
       '/api/v1/pods/a/b',
-      '/healthz',
+      '/healthzz',
       '/api/v1/pods/',
     ]) {
       const reply = await get(server, path);

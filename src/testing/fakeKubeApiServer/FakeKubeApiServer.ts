@@ -1,9 +1,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import { constants as h2 } from 'node:http2';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { FaultInjector } from './faults.js';
 import { buildKubeConfig } from './kubeConfig.js';
 import { HttpListener } from './listener.js';
 import { ObjectStore } from './objectStore.js';
+import { crdObject, CRDS, ResourceTypes } from './resourceTypes.js';
 import { PodLogs } from './podLogs.js';
 import { handleRequest } from './requestHandler.js';
 import type { ServerContext } from './requestHandler.js';
@@ -15,8 +17,10 @@ import type {
   ConnectionLogEntry,
   FakeKubeApiServerOptions,
   FakeServerFaults,
+  Http2Records,
   KubeConfigOptions,
   RecordedRequest,
+  ResourceDefinition,
 } from './types.js';
 
 /**
@@ -63,8 +67,11 @@ export class FakeKubeApiServer {
     }
     const recordLimit = options.recordLimit ?? 100_000;
     this.faults = this.injector;
+    const types = new ResourceTypes();
     this.ctx = {
-      objects: new ObjectStore(historySize),
+      objects: new ObjectStore(historySize, types),
+      types,
+      serverAddress: () => `127.0.0.1:${this.listenPort}`,
       logs: new PodLogs(),
       faults: this.injector,
       watches: new Set(),
@@ -81,11 +88,16 @@ export class FakeKubeApiServer {
         this.waiters.notify();
       },
     };
+    const maxConcurrentStreams = options.maxConcurrentStreams ?? 100;
+    if (!Number.isInteger(maxConcurrentStreams) || maxConcurrentStreams < 1) {
+      throw new RangeError(
+        `maxConcurrentStreams must be a positive integer: ${maxConcurrentStreams}`,
+      );
+    }
     this.listener = new HttpListener(
-      tls,
+      { tls, http2: options.http2 ?? true, maxConcurrentStreams, recordLimit },
       (req, res) => handleRequest(this.ctx, req, res),
       () => this.waiters.notify(),
-      recordLimit,
     );
   }
 
@@ -144,6 +156,17 @@ export class FakeKubeApiServer {
     return this.ctx.watches.size;
   }
 
+  /**
+   * What the server saw of HTTP/2 (with `tls`): sessions, streams, resets by the client.
+   *
+   * @example
+   * await server.waitForRequests(2);
+   * expect(server.http2.sessions).toBe(1); // both requests shared one session
+   */
+  get http2(): Http2Records {
+    return this.listener.http2.records;
+  }
+
   /** Every socket opening and closing, in order. */
   get connectionLog(): ConnectionLogEntry[] {
     return this.listener.connectionLog;
@@ -173,6 +196,41 @@ export class FakeKubeApiServer {
    */
   create<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
     return this.ctx.objects.create(resource, obj) as T;
+  }
+
+  /**
+   * Registers a custom resource, as applying its CustomResourceDefinition would: it appears in
+   * discovery (`/apis`, `/apis/{group}/{version}`) with its kind, scope, singular and short
+   * names, its objects get its kind, Table answers carry its printer columns, and the server
+   * holds the CRD object (`customresourcedefinitions`, named `{plural}.{group}`). Defining it
+   * again replaces the definition. Returns the ResourceRef to use with the object API.
+   *
+   * @example
+   * const crontabs = server.defineResource({
+   *   group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs', kind: 'CronTab',
+   *   shortNames: ['ct'],
+   *   printerColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
+   * });
+   * server.create(crontabs, { metadata: { name: 'nightly', namespace: 'default' } });
+   * // kubectl get ct  ->  NAME  SPEC  AGE
+   */
+  defineResource<T extends KubernetesObject = KubernetesObject>(
+    definition: ResourceDefinition,
+  ): ResourceRef<T> {
+    const type = this.ctx.types.define(definition);
+    const ref: ResourceRef<T> = {
+      group: type.group,
+      apiVersion: type.version,
+      plural: type.plural,
+    };
+    this.ctx.objects.resource(ref).kind = type.kind;
+    if (type.group !== '') {
+      const crd = crdObject(type);
+      const objects = this.ctx.objects;
+      if (objects.get(CRDS, undefined, crd.metadata.name) === undefined) objects.create(CRDS, crd);
+      else objects.update(CRDS, crd);
+    }
+    return ref;
   }
 
   /**
@@ -238,6 +296,44 @@ export class FakeKubeApiServer {
     const objects = this.ctx.objects;
     objects.expire();
     for (const watch of [...this.ctx.watches]) watch.expire(objects.rv);
+  }
+
+  /**
+   * Closes every open watch now, abruptly (no final chunk over HTTP/1.1, RST_STREAM over
+   * HTTP/2), as a crashing API server or a cut network would. Clients resume or relist.
+   *
+   * @example
+   * server.disconnectAll();
+   * await server.waitForRequests(2); // the client came back
+   */
+  disconnectAll(): void {
+    for (const watch of [...this.ctx.watches]) watch.disconnect();
+  }
+
+  /**
+   * Sends HTTP/2 GOAWAY (`errorCode`, default NO_ERROR) on every open session. NO_ERROR closes
+   * each gracefully, as kube-apiserver's `--goaway-chance` does: open streams (watches) go on
+   * until they end or the client closes them; new requests need a new session. Another code
+   * (e.g. `ENHANCE_YOUR_CALM`, 11) is a session error: the session and its streams end now.
+   *
+   * @example
+   * server.goaway();
+   * await until(() => server.http2.sessions === 2, 'a new session');
+   */
+  goaway(errorCode: number = h2.NGHTTP2_NO_ERROR): void {
+    this.listener.http2.goaway(errorCode);
+  }
+
+  /**
+   * Resets every open HTTP/2 stream now (RST_STREAM `errorCode`, default INTERNAL_ERROR): each
+   * request fails, its session lives on. Returns how many streams were reset.
+   *
+   * @example
+   * server.resetStreams();
+   * expect(server.http2.openSessions).toBe(1);
+   */
+  resetStreams(errorCode: number = h2.NGHTTP2_INTERNAL_ERROR): number {
+    return this.listener.http2.resetStreams(errorCode);
   }
 
   /**

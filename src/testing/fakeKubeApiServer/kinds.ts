@@ -1,36 +1,6 @@
-const KNOWN_KINDS: Record<string, string> = {
-  pods: 'Pod',
-  services: 'Service',
-  endpoints: 'Endpoints',
-  configmaps: 'ConfigMap',
-  secrets: 'Secret',
-  namespaces: 'Namespace',
-  nodes: 'Node',
-  events: 'Event',
-  serviceaccounts: 'ServiceAccount',
-  persistentvolumes: 'PersistentVolume',
-  persistentvolumeclaims: 'PersistentVolumeClaim',
-  deployments: 'Deployment',
-  replicasets: 'ReplicaSet',
-  statefulsets: 'StatefulSet',
-  daemonsets: 'DaemonSet',
-  jobs: 'Job',
-  cronjobs: 'CronJob',
-  ingresses: 'Ingress',
-  ingressclasses: 'IngressClass',
-  networkpolicies: 'NetworkPolicy',
-  endpointslices: 'EndpointSlice',
-  leases: 'Lease',
-  horizontalpodautoscalers: 'HorizontalPodAutoscaler',
-  poddisruptionbudgets: 'PodDisruptionBudget',
-  roles: 'Role',
-  rolebindings: 'RoleBinding',
-  clusterroles: 'ClusterRole',
-  clusterrolebindings: 'ClusterRoleBinding',
-  storageclasses: 'StorageClass',
-  customresourcedefinitions: 'CustomResourceDefinition',
-  priorityclasses: 'PriorityClass',
-};
+import { BUILTIN_RESOURCES } from './builtinResources.js';
+
+const KNOWN_KINDS = new Map(BUILTIN_RESOURCES.map((r) => [r.plural, r.kind]));
 
 /**
  * The kind for a plural: known core/apps/... plurals, otherwise a singularised, capitalised
@@ -38,7 +8,7 @@ const KNOWN_KINDS: Record<string, string> = {
  * object created with one, so custom resources get their real kind.
  */
 export function kindForPlural(plural: string): string {
-  const known = KNOWN_KINDS[plural];
+  const known = KNOWN_KINDS.get(plural);
   if (known !== undefined) return known;
   let singular = plural;
   if (/ies$/.test(plural)) singular = plural.slice(0, -3) + 'y';

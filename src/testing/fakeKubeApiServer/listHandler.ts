@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { Reply } from './protocol.js';
 import type { CollectionQuery } from './query.js';
 import { compareKeys } from './objectStore.js';
 import type { Entry, ObjectStore, ResourceStore } from './objectStore.js';
@@ -75,7 +75,7 @@ function startIndex(keys: string[], after: string | undefined): number {
  * from the history, `remainingItemCount` when no selector is used.
  */
 export function handleList(
-  res: ServerResponse,
+  res: Reply,
   objects: ObjectStore,
   store: ResourceStore,
   q: CollectionQuery,

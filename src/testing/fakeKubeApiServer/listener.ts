@@ -1,17 +1,32 @@
 import { createServer as createHttpServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createSecureServer } from 'node:http2';
+import type { ServerHttp2Session } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
+import { Http2Sessions } from './http2Sessions.js';
+import { isHttp2 } from './protocol.js';
+import type { Reply, Request } from './protocol.js';
 import { appendBounded } from './records.js';
 import type { TlsMaterial } from './tls.js';
 import type { ConnectionLogEntry } from './types.js';
 
+/** How the listener serves. */
+export interface ListenerSettings {
+  tls: TlsMaterial | undefined;
+  /** With TLS: offer `h2` through ALPN besides HTTP/1.1. */
+  http2: boolean;
+  maxConcurrentStreams: number;
+  recordLimit: number;
+}
+
 /**
- * The HTTP(S) server of a FakeKubeApiServer and the accounting of its sockets: it can listen,
- * close (destroying every socket) and listen again on the same port.
+ * The HTTP(S) server of a FakeKubeApiServer and the accounting of its sockets and HTTP/2
+ * sessions: it can listen, close (destroying every socket) and listen again on the same port.
+ * Both protocols reach the same handler through node's compatibility API.
  */
 export class HttpListener {
   readonly connectionLog: ConnectionLogEntry[] = [];
+  readonly http2: Http2Sessions;
   private readonly sockets = new Map<Socket, number>();
   private readonly ids = new WeakMap<object, number>();
   private readonly idsByPort = new Map<number, number>();
@@ -19,18 +34,20 @@ export class HttpListener {
   private server: Server | undefined;
 
   constructor(
-    private readonly tls: TlsMaterial | undefined,
-    private readonly handler: (req: IncomingMessage, res: ServerResponse) => void,
+    private readonly settings: ListenerSettings,
+    private readonly handler: (req: Request, res: Reply) => void,
     private readonly onChange: () => void,
-    private readonly recordLimit: number,
-  ) {}
+  ) {
+    this.http2 = new Http2Sessions(onChange);
+  }
 
   get openConnections(): number {
     return this.sockets.size;
   }
 
   /** The id of the connection a request came on (0 if unknown). */
-  connectionIdOf(req: IncomingMessage): number {
+  connectionIdOf(req: Request): number {
+    if (isHttp2(req)) return this.http2.connectionIdOf(req.stream.session!);
     return this.ids.get(req.socket) ?? 0;
   }
 
@@ -62,25 +79,40 @@ export class HttpListener {
     if (server === undefined) return;
     this.server = undefined;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    this.http2.destroyAll();
     for (const socket of this.sockets.keys()) socket.destroy();
     await closed;
     while (this.sockets.size > 0) await new Promise((resolve) => setImmediate(resolve));
   }
 
   private create(): Server {
-    const server: Server =
-      this.tls === undefined
-        ? createHttpServer(this.handler)
-        : createHttpsServer(
-            {
-              key: this.tls.server.key,
-              cert: this.tls.server.cert,
-              ca: this.tls.caPem,
-              requestCert: this.tls.client !== undefined,
-              rejectUnauthorized: false,
-            },
-            this.handler,
-          );
+    const { tls } = this.settings;
+    const handler = this.handler as (req: Request, res: unknown) => void;
+    if (tls === undefined) return this.observe(createHttpServer(handler));
+    const options = {
+      key: tls.server.key,
+      cert: tls.server.cert,
+      ca: tls.caPem,
+      requestCert: tls.client !== undefined,
+      rejectUnauthorized: false,
+    };
+    if (!this.settings.http2) return this.observe(createHttpsServer(options, handler));
+    const server = createSecureServer(
+      {
+        ...options,
+        allowHTTP1: true,
+        settings: { maxConcurrentStreams: this.settings.maxConcurrentStreams },
+      },
+      handler,
+    );
+    server.on('session', (session: ServerHttp2Session) => {
+      const port = session.socket.remotePort ?? -1;
+      this.http2.track(session, this.idsByPort.get(port) ?? 0);
+    });
+    return this.observe(server);
+  }
+
+  private observe(server: Server): Server {
     server.on('connection', (socket: Socket) => this.track(socket));
     server.on('secureConnection', (socket: Socket) => {
       const id = this.idsByPort.get(socket.remotePort ?? -1);
@@ -96,11 +128,19 @@ export class HttpListener {
     this.sockets.set(socket, id);
     this.ids.set(socket, id);
     this.idsByPort.set(remotePort, id);
-    appendBounded(this.connectionLog, { event: 'open', at: Date.now(), id }, this.recordLimit);
+    appendBounded(
+      this.connectionLog,
+      { event: 'open', at: Date.now(), id },
+      this.settings.recordLimit,
+    );
     socket.on('close', () => {
       this.sockets.delete(socket);
       if (this.idsByPort.get(remotePort) === id) this.idsByPort.delete(remotePort);
-      appendBounded(this.connectionLog, { event: 'close', at: Date.now(), id }, this.recordLimit);
+      appendBounded(
+        this.connectionLog,
+        { event: 'close', at: Date.now(), id },
+        this.settings.recordLimit,
+      );
       this.onChange();
     });
     this.onChange();

@@ -3,6 +3,7 @@ import { apiVersionOf } from '../../sources/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { History } from './history.js';
 import { kindForPlural } from './kinds.js';
+import type { ResourceTypes } from './resourceTypes.js';
 
 /** A stored object, its JSON (serialised once) and its resourceVersion as a number. */
 export interface Entry {
@@ -62,8 +63,8 @@ export class ResourceStore {
   private readonly history: History<StoredEvent>;
   private sorted: string[] | undefined;
 
-  constructor(id: ResourceRef<unknown>, historySize: number, floor: number) {
-    this.kind = kindForPlural(id.plural);
+  constructor(id: ResourceRef<unknown>, kind: string, historySize: number, floor: number) {
+    this.kind = kind;
     this.apiVersion = apiVersionOf(id);
     this.history = new History(historySize);
     this.floor = floor;
@@ -128,14 +129,18 @@ export class ObjectStore {
   compacted = 0;
   private readonly resources = new Map<string, ResourceStore>();
 
-  constructor(private readonly historySize: number) {}
+  constructor(
+    private readonly historySize: number,
+    readonly types: ResourceTypes,
+  ) {}
 
   /** The store of a resource, made on first use. */
   resource(id: ResourceRef<unknown>): ResourceStore {
     const key = `${id.group}/${id.apiVersion}/${id.plural}`;
     let store = this.resources.get(key);
     if (store === undefined) {
-      store = new ResourceStore(id, this.historySize, this.compacted);
+      const kind = this.types.lookup(id)?.kind ?? kindForPlural(id.plural);
+      store = new ResourceStore(id, kind, this.historySize, this.compacted);
       this.resources.set(key, store);
     }
     return store;
@@ -153,7 +158,8 @@ export class ObjectStore {
     // RFC 3339 in whole seconds, as the API server writes it.
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     obj.metadata!.creationTimestamp ??= now as unknown as Date;
-    if (input.kind !== undefined && store.objects.size === 0) store.kind = input.kind;
+    const known = this.types.lookup(id) !== undefined;
+    if (input.kind !== undefined && store.objects.size === 0 && !known) store.kind = input.kind;
     const entry = toEntry(obj, this.rv);
     store.record({ type: 'ADDED', rv: this.rv, key, entry });
     return clone(obj);

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { Reply } from './protocol.js';
 import { badRequest } from './statusBody.js';
 
 /** Lines kept per pod; older lines are dropped. */
@@ -13,7 +13,7 @@ interface LogLine {
 interface Follower {
   container?: string;
   timestamps: boolean;
-  res: ServerResponse;
+  res: Reply;
 }
 
 interface PodLog {
@@ -118,7 +118,7 @@ export class PodLogs {
 
   /** Answers a log request for a pod known to exist. */
   serve(
-    res: ServerResponse,
+    res: Reply,
     namespace: string,
     pod: string,
     q: LogQuery,

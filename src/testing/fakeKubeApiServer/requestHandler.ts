@@ -1,7 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pods } from '../../sources/resources.js';
-import { appendBounded } from './records.js';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { pods } from '../../sources/resources.js';
+import { isGone, isHttp2, plainHeaders, withoutConnectionHeaders } from './protocol.js';
+import type { Reply, Request } from './protocol.js';
+import { appendBounded } from './records.js';
+import { discoveryDocument, healthText, VERSION_INFO } from './discovery.js';
+import type { ResourceTypes } from './resourceTypes.js';
+import { sendJson, sendText } from './send.js';
 import type { FaultInjector, RequestKind } from './faults.js';
 import { handleList } from './listHandler.js';
 import { objectKey } from './objectStore.js';
@@ -18,6 +23,9 @@ import { WatchConnection } from './watchStream.js';
 /** What the request handler shares with the server. */
 export interface ServerContext {
   readonly objects: ObjectStore;
+  readonly types: ResourceTypes;
+  /** `127.0.0.1:PORT`, for discovery's serverAddressByClientCIDRs. */
+  serverAddress(): string;
   readonly logs: PodLogs;
   readonly faults: FaultInjector;
   readonly watches: Set<WatchConnection>;
@@ -30,7 +38,7 @@ export interface ServerContext {
   readonly clientCA: boolean;
   readonly bookmarkIntervalMs: number;
   readonly keepAlive: boolean;
-  connectionId(req: IncomingMessage): number;
+  connectionId(req: Request): number;
   /** Counts a request (`requests` is trimmed at `recordLimit`) and wakes `waitForRequests`. */
   requestArrived(): void;
 }
@@ -42,14 +50,14 @@ function queryOf(params: URLSearchParams): Record<string, string> {
   return query;
 }
 
-function redacted(req: IncomingMessage): Record<string, string | string[] | undefined> {
-  const headers: Record<string, string | string[] | undefined> = { ...req.headers };
+function redacted(req: Request): Record<string, string | string[] | undefined> {
+  const headers: Record<string, string | string[] | undefined> = plainHeaders(req);
   if (headers.authorization !== undefined) headers.authorization = '<redacted>';
   return headers;
 }
 
 /** Records the request, applies delayHeaders, then handles it. */
-export function handleRequest(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): void {
+export function handleRequest(ctx: ServerContext, req: Request, res: Reply): void {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const query = queryOf(url.searchParams);
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
@@ -66,11 +74,14 @@ export function handleRequest(ctx: ServerContext, req: IncomingMessage, res: Ser
     status: 0,
     at: Date.now(),
     connectionId: ctx.connectionId(req),
+    httpVersion: req.httpVersion,
   };
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  (res as { writeHead: unknown }).writeHead = (...args: unknown[]): ServerResponse => {
-    record.status = args[0] as number;
-    return writeHead(...args);
+  const writeHead = res.writeHead.bind(res);
+  const http2 = isHttp2(req);
+  res.writeHead = (status: number, headers: OutgoingHttpHeaders = {}) => {
+    record.status = status;
+    // Handlers are protocol-neutral; HTTP/2 refuses HTTP/1.1's connection headers.
+    return writeHead(status, http2 ? withoutConnectionHeaders(headers) : headers);
   };
   appendBounded(ctx.requests, record, ctx.recordLimit);
   ctx.requestArrived();
@@ -82,7 +93,7 @@ export function handleRequest(ctx: ServerContext, req: IncomingMessage, res: Ser
   }
   const timer = setTimeout(() => {
     ctx.timers.delete(timer);
-    if (!res.destroyed) respond(ctx, req, res, url.pathname, query, record);
+    if (!isGone(res)) respond(ctx, req, res, url.pathname, query, record);
   }, delay);
   ctx.timers.add(timer);
   res.on('close', () => {
@@ -93,8 +104,8 @@ export function handleRequest(ctx: ServerContext, req: IncomingMessage, res: Ser
 
 function respond(
   ctx: ServerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: Request,
+  res: Reply,
   path: string,
   query: Record<string, string>,
   record: RecordedRequest,
@@ -117,7 +128,24 @@ function respond(
     }
     const authorized =
       ctx.token === null || record.tokenValid || (ctx.clientCA && record.clientCertValid);
+    // Health and version are public (system:public-info-viewer): anonymous requests get them,
+    // a wrong token still gets 401 as authentication comes first.
+    const anonymous = !record.hasBearer && !record.clientCertValid;
+    if (
+      req.method === 'GET' &&
+      (authorized || anonymous) &&
+      answerPublic(res, path, query, headers)
+    ) {
+      return;
+    }
     if (!authorized) throw new StatusError(statusBody(401, 'Unauthorized', 'Unauthorized'));
+    if (req.method === 'GET' && route === undefined) {
+      const doc = discoveryDocument(path, ctx.types, ctx.serverAddress());
+      if (doc !== undefined) {
+        sendJson(res, 200, doc, headers);
+        return;
+      }
+    }
     if (req.method !== 'GET') {
       throw new StatusError(
         statusBody(405, `the server does not allow this method on the requested resource`),
@@ -136,6 +164,23 @@ function respond(
   }
 }
 
+/** `/version`, `/healthz`, `/livez`, `/readyz`: answered, or false for any other path. */
+function answerPublic(
+  res: Reply,
+  path: string,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+): boolean {
+  if (path === '/version' || path === '/version/') {
+    sendJson(res, 200, VERSION_INFO, headers);
+    return true;
+  }
+  const health = healthText(path, query.verbose !== undefined);
+  if (health === undefined) return false;
+  sendText(res, health, headers);
+  return true;
+}
+
 function notFound(plural: string, name: string): StatusError {
   return new StatusError(
     statusBody(404, `${plural} "${name}" not found`, 'NotFound', { name, kind: plural }),
@@ -144,7 +189,7 @@ function notFound(plural: string, name: string): StatusError {
 
 function dispatch(
   ctx: ServerContext,
-  res: ServerResponse,
+  res: Reply,
   route: Route,
   query: Record<string, string>,
   headers: Record<string, string>,

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import type { ServerResponse } from 'node:http';
+import { isGone } from './protocol.js';
+import type { Reply } from './protocol.js';
 
 /** A `metav1.Status` object as kube-apiserver sends it for failures. */
 export interface KubeStatus {
@@ -63,8 +64,8 @@ function defaultMessage(code: number): string {
 }
 
 /** Writes `status` as the whole JSON response, with `Retry-After` when `details` carry it. */
-export function sendStatus(res: ServerResponse, status: KubeStatus, keepAlive = true): void {
-  if (res.headersSent || res.destroyed) return;
+export function sendStatus(res: Reply, status: KubeStatus, keepAlive = true): void {
+  if (res.headersSent || isGone(res)) return;
   const body = JSON.stringify(status);
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/json',

@@ -30,6 +30,86 @@ export interface FakeKubeApiServerOptions {
    * half is dropped, so a server that runs for days (the CLI's demo cluster) stays bounded.
    */
   recordLimit?: number;
+  /**
+   * With `tls`: offer HTTP/2 through ALPN (`h2`, HTTP/1.1 still accepted), as kube-apiserver
+   * does (default true). `false` serves HTTP/1.1 only. Plain HTTP is always HTTP/1.1.
+   */
+  http2?: boolean;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS sent to HTTP/2 clients (default 100 as Go's http2). */
+  maxConcurrentStreams?: number;
+}
+
+/**
+ * A custom resource for {@link FakeKubeApiServer.defineResource}, as a CRD would declare it.
+ *
+ * @example
+ * server.defineResource({
+ *   group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs', kind: 'CronTab',
+ *   shortNames: ['ct'],
+ *   printerColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
+ * });
+ */
+export interface ResourceDefinition {
+  /** API group, e.g. `'stable.example.com'`. */
+  group: string;
+  /** Version, e.g. `'v1'`. */
+  apiVersion: string;
+  /** Plural, as in the path, e.g. `'crontabs'`. */
+  plural: string;
+  /** Kind, e.g. `'CronTab'`. */
+  kind: string;
+  /** Namespaced (default) or cluster-scoped. */
+  namespaced?: boolean;
+  /** Singular name (default: the kind in lower case). */
+  singular?: string;
+  /** Short names kubectl accepts, e.g. `['ct']`. */
+  shortNames?: string[];
+  /** Columns of `kubectl get` (a CRD's `additionalPrinterColumns`); Age is added after them. */
+  printerColumns?: PrinterColumn[];
+}
+
+/**
+ * One printer column of a custom resource (a CRD's `additionalPrinterColumns` entry).
+ *
+ * @example
+ * const column: PrinterColumn = { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' };
+ */
+export interface PrinterColumn {
+  /** Column header. */
+  name: string;
+  /** `integer`, `number`, `string`, `boolean` or `date`. */
+  type: 'integer' | 'number' | 'string' | 'boolean' | 'date';
+  /** A simple JSONPath into the object, e.g. `.spec.replicas` or `.status.conditions[0].type`. */
+  jsonPath: string;
+  /** Help text of the column. */
+  description?: string;
+  /** Format hint (`name`, `date`, ...). */
+  format?: string;
+  /** 0: shown by default; more: only with `-o wide`. */
+  priority?: number;
+}
+
+/**
+ * What the server saw of HTTP/2 ({@link FakeKubeApiServer.http2}).
+ *
+ * @example
+ * expect(server.http2).toMatchObject({ sessions: 1, openStreams: 3, streamsResetByClient: 0 });
+ */
+export interface Http2Records {
+  /** HTTP/2 sessions opened since start. */
+  sessions: number;
+  /** HTTP/2 sessions open now. */
+  openSessions: number;
+  /** Streams open now in each open session, in the order the sessions opened. */
+  openStreamsPerSession: number[];
+  /** Streams (requests) opened since start. */
+  streams: number;
+  /** Streams open now. */
+  openStreams: number;
+  /** The most streams that were open at once. */
+  peakOpenStreams: number;
+  /** Streams the client reset (RST_STREAM) while their session lived on. */
+  streamsResetByClient: number;
 }
 
 /**
@@ -64,6 +144,8 @@ export interface RecordedRequest {
   at: number;
   /** Id of the connection it came on ({@link ConnectionLogEntry.id}). */
   connectionId: number;
+  /** `'1.1'` or `'2.0'`. */
+  httpVersion: string;
 }
 
 /**
@@ -144,9 +226,12 @@ export interface FailOptions {
  * server.faults.reset();
  */
 export interface FakeServerFaults {
-  /** The next watch connection(s) are destroyed (socket.destroy) after `events` events. */
+  /**
+   * The next watch connection(s) are cut after `events` events: over HTTP/1.1 the socket closes
+   * without the final chunk, over HTTP/2 the stream is reset (RST_STREAM INTERNAL_ERROR).
+   */
   dropAfter(events: number, opts?: { times?: number }): void;
-  /** The next watch writes the first half of the bytes of an event line, then is destroyed. */
+  /** The next watch writes the first half of the bytes of an event line, then is cut. */
   cutLine(opts?: { afterEvents?: number }): void;
   /** The next watch sends its headers, then nothing at all (no bookmarks) for `ms`, then goes on. */
   stall(ms: number): void;

@@ -1,4 +1,5 @@
-import type { ServerResponse } from 'node:http';
+import { abortReply } from './protocol.js';
+import type { Reply } from './protocol.js';
 import { bookmark } from '../marbles/builders.js';
 import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './objectStore.js';
 import type { CollectionQuery } from './query.js';
@@ -73,7 +74,7 @@ export class WatchConnection {
   lastRv: number;
 
   constructor(
-    private readonly res: ServerResponse,
+    private readonly res: Reply,
     private readonly objects: ObjectStore,
     private readonly store: ResourceStore,
     private readonly q: CollectionQuery,
@@ -169,14 +170,14 @@ export class WatchConnection {
   private periodicBookmark(): void {
     if (this.held || this.dead) return;
     this.lastRv = this.objects.rv;
-    this.res.write(this.bookmarkLine(this.objects.rv, false));
+    this.res.write(Buffer.from(this.bookmarkLine(this.objects.rv, false)));
   }
 
   /** Ends the stall: writes what waited, in order. */
   private release(): void {
     this.held = false;
     if (this.plan.dropAfter === 0) {
-      this.kill();
+      this.disconnect();
       return;
     }
     const lines = this.pending;
@@ -190,21 +191,25 @@ export class WatchConnection {
     if (this.plan.cutAfter !== undefined && this.written === this.plan.cutAfter) {
       const bytes = Buffer.from(l);
       this.res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
-      this.kill();
+      this.disconnect();
       return;
     }
-    this.res.write(l);
+    // Buffers, not strings: node 20's HTTP/2 can send freed bytes of a string write when the
+    // stream is reset right after it (disconnect), and a Buffer stays alive until it is sent.
+    this.res.write(Buffer.from(l));
     this.written++;
-    if (this.plan.dropAfter !== undefined && this.written >= this.plan.dropAfter) this.kill();
+    if (this.plan.dropAfter !== undefined && this.written >= this.plan.dropAfter) this.disconnect();
   }
 
-  /** Closes the socket once what was written is flushed: no final chunk, an abrupt end. */
-  private kill(): void {
+  /**
+   * Cuts the watch once what was written is flushed: no final chunk (HTTP/1.1) or a reset
+   * stream (HTTP/2), an abrupt end.
+   */
+  disconnect(): void {
+    if (this.dead) return;
     this.dead = true;
     this.dispose();
-    const socket = this.res.socket;
-    if (socket !== null) socket.destroySoon();
-    else this.res.destroy();
+    abortReply(this.res);
   }
 
   /** Sends the in-stream 410 ERROR the API server sends after a compaction, and ends. */

@@ -1,0 +1,67 @@
+/** One built-in resource as kube-apiserver 1.32 lists it in discovery. */
+export interface BuiltinResource {
+  group: string;
+  version: string;
+  plural: string;
+  kind: string;
+  namespaced: boolean;
+  shortNames: string[];
+}
+
+// [group/version, plural, Kind, namespaced, short names]: the kinds the fake server knows,
+// with the names and scopes `kubectl api-resources` shows for them.
+const TABLE: Array<[string, string, string, boolean, string]> = [
+  ['v1', 'configmaps', 'ConfigMap', true, 'cm'],
+  ['v1', 'endpoints', 'Endpoints', true, 'ep'],
+  ['v1', 'events', 'Event', true, 'ev'],
+  ['v1', 'namespaces', 'Namespace', false, 'ns'],
+  ['v1', 'nodes', 'Node', false, 'no'],
+  ['v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true, 'pvc'],
+  ['v1', 'persistentvolumes', 'PersistentVolume', false, 'pv'],
+  ['v1', 'pods', 'Pod', true, 'po'],
+  ['v1', 'secrets', 'Secret', true, ''],
+  ['v1', 'serviceaccounts', 'ServiceAccount', true, 'sa'],
+  ['v1', 'services', 'Service', true, 'svc'],
+  [
+    'apiextensions.k8s.io/v1',
+    'customresourcedefinitions',
+    'CustomResourceDefinition',
+    false,
+    'crd,crds',
+  ],
+  ['apps/v1', 'daemonsets', 'DaemonSet', true, 'ds'],
+  ['apps/v1', 'deployments', 'Deployment', true, 'deploy'],
+  ['apps/v1', 'replicasets', 'ReplicaSet', true, 'rs'],
+  ['apps/v1', 'statefulsets', 'StatefulSet', true, 'sts'],
+  ['autoscaling/v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, 'hpa'],
+  ['batch/v1', 'cronjobs', 'CronJob', true, 'cj'],
+  ['batch/v1', 'jobs', 'Job', true, ''],
+  ['coordination.k8s.io/v1', 'leases', 'Lease', true, ''],
+  ['discovery.k8s.io/v1', 'endpointslices', 'EndpointSlice', true, ''],
+  ['events.k8s.io/v1', 'events', 'Event', true, 'ev'],
+  ['networking.k8s.io/v1', 'ingressclasses', 'IngressClass', false, ''],
+  ['networking.k8s.io/v1', 'ingresses', 'Ingress', true, 'ing'],
+  ['networking.k8s.io/v1', 'networkpolicies', 'NetworkPolicy', true, 'netpol'],
+  ['policy/v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true, 'pdb'],
+  ['rbac.authorization.k8s.io/v1', 'clusterrolebindings', 'ClusterRoleBinding', false, ''],
+  ['rbac.authorization.k8s.io/v1', 'clusterroles', 'ClusterRole', false, ''],
+  ['rbac.authorization.k8s.io/v1', 'rolebindings', 'RoleBinding', true, ''],
+  ['rbac.authorization.k8s.io/v1', 'roles', 'Role', true, ''],
+  ['scheduling.k8s.io/v1', 'priorityclasses', 'PriorityClass', false, 'pc'],
+  ['storage.k8s.io/v1', 'storageclasses', 'StorageClass', false, 'sc'],
+];
+
+/** The built-in resources, in the order discovery lists them. */
+export const BUILTIN_RESOURCES: readonly BuiltinResource[] = TABLE.map(
+  ([groupVersion, plural, kind, namespaced, shortNames]) => {
+    const slash = groupVersion.lastIndexOf('/');
+    return {
+      group: slash < 0 ? '' : groupVersion.slice(0, slash),
+      version: groupVersion.slice(slash + 1),
+      plural,
+      kind,
+      namespaced,
+      shortNames: shortNames === '' ? [] : shortNames.split(','),
+    };
+  },
+);
