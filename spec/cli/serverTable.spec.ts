@@ -3,12 +3,8 @@ import { filter, firstValueFrom, take, toArray } from 'rxjs';
 import { load, loadAll } from 'js-yaml';
 import { resilientWatch } from '../../src/cli/resilientWatch.js';
 import { serverTableLayout, tableLayout } from '../../src/cli/watch/columns.js';
-import {
-  JsonLinesPrinter,
-  NamePrinter,
-  TablePrinter,
-  YamlPrinter,
-} from '../../src/cli/watch/printers.js';
+import { JsonLinesPrinter, NamePrinter, TablePrinter } from '../../src/cli/watch/printers.js';
+import { YamlPrinter } from '../../src/cli/watch/yamlPrinter.js';
 import {
   cellText,
   ROW_CELLS,

@@ -96,7 +96,7 @@ export class CliProcess {
     main: string,
     args: string[],
     env: NodeJS.ProcessEnv,
-    timeoutMs = 10_000,
+    timeoutMs = 30_000,
   ): Promise<CliResult> {
     const cli = new CliProcess(main, args, env);
     const timer = setTimeout(() => cli.child.kill('SIGKILL'), timeoutMs);

@@ -1,4 +1,3 @@
-import { dump } from 'js-yaml';
 import type { KubernetesObject, WatchObjectEvent } from '../../types.js';
 import { defaultKey } from '../../operators/internal/events.js';
 import type { TableLayout } from './columns.js';
@@ -103,7 +102,7 @@ export class TablePrinter implements EventPrinter {
 }
 
 /** What a JSON or YAML printer writes for one event. */
-function document(event: WatchObjectEvent, watchEvents: boolean): unknown {
+export function document(event: WatchObjectEvent, watchEvents: boolean): unknown {
   return watchEvents ? { type: event.type, object: event.object } : event.object;
 }
 
@@ -118,24 +117,6 @@ export class JsonLinesPrinter implements EventPrinter {
   ) {}
   event(event: WatchObjectEvent): void {
     this.writeLine(JSON.stringify(document(event, this.watchEvents)));
-  }
-  synced(): void {}
-}
-
-/**
- * `-o yaml`: one YAML document per event, `---` between documents as kubectl writes them; the
- * object, or `type` and `object` with `--output-watch-events`. Control characters in the
- * server's strings are written escaped, in double quotes.
- */
-export class YamlPrinter implements EventPrinter {
-  private printed = 0;
-  constructor(
-    private readonly write: (text: string) => void,
-    private readonly watchEvents = false,
-  ) {}
-  event(event: WatchObjectEvent): void {
-    const text = dump(document(event, this.watchEvents), { noRefs: true, lineWidth: -1 });
-    this.write(this.printed++ > 0 ? `---\n${text}` : text);
   }
   synced(): void {}
 }

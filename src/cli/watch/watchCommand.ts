@@ -9,13 +9,7 @@ import { LifecycleReporter } from '../lifecycleReporter.js';
 import { parseResourceArg, type ResolvedResource } from '../resourceArg.js';
 import { withClusterTarget } from '../withClusterTarget.js';
 import { serverTableLayout, tableLayout } from './columns.js';
-import {
-  JsonLinesPrinter,
-  NamePrinter,
-  TablePrinter,
-  YamlPrinter,
-  type EventPrinter,
-} from './printers.js';
+import { JsonLinesPrinter, NamePrinter, TablePrinter, type EventPrinter } from './printers.js';
 import type { ServerColumns } from './serverTable.js';
 
 const OPTIONS = {
@@ -75,7 +69,7 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   return withClusterTarget(values, io, async (target) => {
     // Loaded only now, like the watch pipeline: --help and a mistyped flag should not wait.
     const { resolveOnServer } = await import('./resolveOnServer.js');
-    const resource = await resolveOnServer(parsed, target.cluster, io);
+    const resource = await resolveOnServer(parsed, target.cluster, target.server, io);
     if (resource === undefined) return 0; // interrupted while reading discovery
     const allNamespaces = values['all-namespaces'] === true || !resource.namespaced;
     const options: WatchOptions = {
@@ -89,7 +83,7 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
       namespaceColumn: allNamespaces && resource.namespaced,
       serverColumns: {},
     };
-    const printer = makePrinter(config, resource, io, options);
+    const printer = await makePrinter(config, resource, io, options);
     const reporter = new LifecycleReporter(resource.label);
     const { resilientWatch } = await import('../resilientWatch.js');
     const { tableWatchSource } = await import('./tableWatchSource.js');
@@ -110,16 +104,19 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   });
 }
 
-function makePrinter(
+async function makePrinter(
   config: PrintConfig,
   resource: ResolvedResource,
   io: CliIo,
   options: WatchOptions,
-): EventPrinter {
+): Promise<EventPrinter> {
   const { output, watchEvents, namespaceColumn, serverColumns } = config;
   const writeLine = (line: string) => io.out(`${line}\n`);
   if (output === 'json') return new JsonLinesPrinter(writeLine, watchEvents);
-  if (output === 'yaml') return new YamlPrinter((text) => io.out(text), watchEvents);
+  if (output === 'yaml') {
+    const { YamlPrinter } = await import('./yamlPrinter.js');
+    return new YamlPrinter((text) => io.out(text), watchEvents);
+  }
   if (output === 'name') return new NamePrinter(resource.nameKind, writeLine, watchEvents);
   const { group, plural } = resource.ref;
   const where = options.namespace ? ` in ${options.namespace} namespace` : '';
