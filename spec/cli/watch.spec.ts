@@ -8,7 +8,7 @@ import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
-jest.setTimeout(40_000);
+jest.setTimeout(90_000);
 
 // The real binary against a real (fake) API server: what a user types, what a user sees.
 let main: string;
