@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { runCli } from '../../src/cli/runCli.js';
-import { deployments, pods } from '../../src/sources/resources.js';
+import { deployments, events, pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import { until } from '../support/wait.js';
@@ -36,12 +36,15 @@ async function run(...args: string[]): Promise<Run> {
     version: 'spec',
   });
   void exit.then((c) => (code = c));
-  await until(
-    () => out.length > 0 || code !== undefined,
-    () => `output of kube-rx ${args.join(' ')}: ${warnings.join('; ')}`,
-    40_000,
-  );
-  controller.abort();
+  try {
+    await until(
+      () => out.length > 0 || code !== undefined,
+      () => `output of kube-rx ${args.join(' ')}: ${warnings.join('; ')}`,
+      40_000,
+    );
+  } finally {
+    controller.abort();
+  }
   return { out: out.join('').split('\n').filter(Boolean), warnings, code: await exit };
 }
 
@@ -50,6 +53,11 @@ beforeAll(async () => {
   env = isolatedEnv({ KUBECONFIG: writeKubeConfig(server.kubeConfig()) });
   server.create(pods, pod('web-1', ''));
   server.create(deployments, deployment('web', ''));
+  server.create(events, {
+    metadata: { name: 'web-1.started', namespace: 'default' },
+    involvedObject: { kind: 'Pod', name: 'web-1' },
+    reason: 'Started',
+  });
   const crontabs = server.defineResource({
     group: 'stable.example.com',
     apiVersion: 'v1',
@@ -109,9 +117,7 @@ describe('kube-rx watch against FakeKubeApiServer discovery', () => {
       'kube-rx: unknown resource "cromtabs": the server doesn\'t have a resource type "cromtabs" (did you mean crontabs.stable.example.com?)',
     ]);
     // events is served by v1 and events.k8s.io: the core group wins, as with kubectl.
-    server.requests.length = 0;
-    await run('watch', 'ev', '-o', 'name').catch(() => undefined);
-    expect(server.requests.some((r) => r.path === '/api/v1/namespaces/default/events')).toBe(true);
+    expect((await run('watch', 'ev', '-o', 'name')).out).toEqual(['event/web-1.started']);
   });
 
   it('still watches the built-in names when discovery fails (403), and says why a CRD cannot be named', async () => {

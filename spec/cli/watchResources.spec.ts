@@ -119,12 +119,15 @@ async function firstLine(...args: string[]): Promise<string> {
   });
   let code: number | undefined;
   void exit.then((c) => (code = c));
-  await until(
-    () => out.length > 0 || code !== undefined,
-    () => `output of ${args.join(' ')}: ${warnings.join('; ')}`,
-    20_000,
-  );
-  controller.abort();
+  try {
+    await until(
+      () => out.length > 0 || code !== undefined,
+      () => `output of ${args.join(' ')}: ${warnings.join('; ')}`,
+      20_000,
+    );
+  } finally {
+    controller.abort();
+  }
   expect(await exit).toBe(0);
   return out[0].trimEnd();
 }
