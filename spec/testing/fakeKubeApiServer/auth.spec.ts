@@ -69,7 +69,7 @@ describe('FakeKubeApiServer authentication, Status bodies and recorded requests'
         404,
       ]);
     }
-    const post = await get(server, '/api/v1/pods', { method: 'POST' });
+    const post = await get(server, '/api/v1/namespaces/default/pods/a', { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.json).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
   });

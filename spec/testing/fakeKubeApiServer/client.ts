@@ -11,6 +11,12 @@ export interface RequestOptions {
   /** Bearer token (default 'test-token'); null sends no Authorization header. */
   token?: string | null;
   method?: string;
+  /** A request body: objects are sent as JSON. */
+  body?: unknown;
+  /** Content-Type of the body (default application/json). */
+  contentType?: string;
+  /** More request headers. */
+  headers?: Record<string, string>;
   ca?: string;
   cert?: string;
   key?: string;
@@ -28,7 +34,13 @@ function requestOptions(server: FakeKubeApiServer, opts: RequestOptions): https.
   const o: https.RequestOptions = {
     method: opts.method ?? 'GET',
     agent: false,
-    headers: token === null ? {} : { authorization: `Bearer ${token}` },
+    headers: {
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...(opts.body !== undefined
+        ? { 'content-type': opts.contentType ?? 'application/json' }
+        : {}),
+      ...opts.headers,
+    },
   };
   if (server.url.startsWith('https')) {
     o.ca = opts.ca ?? server.caPem;
@@ -51,7 +63,13 @@ function send(
     ? https.request(url, o, (res) => onResponse(res, req))
     : http.request(url, o, (res) => onResponse(res, req));
   req.on('error', onError);
-  req.end();
+  if (opts.body === undefined) req.end();
+  else {
+    const body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    // node sends a DELETE body unframed unless its length is given.
+    req.setHeader('content-length', Buffer.byteLength(body));
+    req.end(body);
+  }
   return req;
 }
 
@@ -84,6 +102,17 @@ export function get(
       reject,
     );
   });
+}
+
+/** A request with a method and a body (objects are sent as JSON). */
+export function request(
+  server: FakeKubeApiServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: RequestOptions = {},
+): Promise<Reply> {
+  return get(server, path, { ...opts, method, body });
 }
 
 /** How a streamed response ended: `complete` when the final chunk arrived. */

@@ -1,9 +1,16 @@
 // Proof that the fake speaks the real protocol: @kubernetes/client-node 1.4's own Watch and
 // informer, pointed at it through server.kubeConfig().
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { CoreV1Api, makeInformer, Watch } from '@kubernetes/client-node';
-import type { V1Pod } from '@kubernetes/client-node';
-import { pods } from '../../../src/sources/resources.js';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  KubernetesObjectApi,
+  makeInformer,
+  PatchStrategy,
+  Watch,
+} from '@kubernetes/client-node';
+import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
+import { deployments, pods } from '../../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { until } from '../../support/wait.js';
@@ -112,5 +119,82 @@ describe('@kubernetes/client-node against FakeKubeApiServer', () => {
       await informer.stop();
     }
     await server.waitForConnections(0);
+  });
+
+  it('KubernetesObjectApi creates, reads, patches, lists and deletes, built-in and custom kinds', async () => {
+    server = await FakeKubeApiServer.start({ tls: true });
+    const crontabs = server.defineResource({
+      group: 'stable.example.com',
+      apiVersion: 'v1',
+      plural: 'crontabs',
+      kind: 'CronTab',
+    });
+    const api = KubernetesObjectApi.makeApiClient(server.kubeConfig());
+    const spec = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            containers: [
+              { name: 'main', image: 'nginx:1.27' },
+              { name: 'side', image: 'envoy:1' },
+            ],
+          },
+        },
+      },
+    };
+    const created = await api.create(spec);
+    expect(created.metadata).toMatchObject({ name: 'web', generation: 1, uid: expect.any(String) });
+    const read = await api.read({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+    });
+    expect(read.metadata?.resourceVersion).toBe(
+      (created as KubernetesObject).metadata?.resourceVersion,
+    );
+    const patched = (await api.patch({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.28' }] } } },
+    })) as typeof spec;
+    expect(patched.spec.template.spec.containers.map((c) => c.image)).toEqual([
+      'nginx:1.28',
+      'envoy:1',
+    ]);
+    const typed = await server
+      .kubeConfig()
+      .makeApiClient(AppsV1Api)
+      .readNamespacedDeployment({ name: 'web', namespace: 'default' });
+    expect(typed.metadata?.generation).toBe(2);
+    const ct = {
+      apiVersion: 'stable.example.com/v1',
+      kind: 'CronTab',
+      metadata: { name: 'c', namespace: 'default' },
+      spec: { cronSpec: '* * * * *' },
+    };
+    await api.create(ct);
+    const ctPatched = await api.patch(
+      { ...ct, spec: { cronSpec: '0 * * * *' } },
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      PatchStrategy.MergePatch,
+    );
+    expect((ctPatched as typeof ct).spec.cronSpec).toBe('0 * * * *');
+    await expect(api.patch(ct)).rejects.toMatchObject({ code: 415 });
+    const list = await api.list('stable.example.com/v1', 'CronTab', 'default');
+    expect(list.items.map((i) => i.metadata?.name)).toEqual(['c']);
+    await api.delete(ct);
+    await api.delete(spec);
+    expect(server.objects(deployments)).toEqual([]);
+    expect(server.objects(crontabs)).toEqual([]);
   });
 });

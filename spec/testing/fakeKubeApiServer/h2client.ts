@@ -30,7 +30,12 @@ export class H2Stream {
   constructor(
     session: ClientHttp2Session,
     path: string,
-    opts: { token?: string | null; method?: string; headers?: Record<string, string> } = {},
+    opts: {
+      token?: string | null;
+      method?: string;
+      headers?: Record<string, string>;
+      body?: unknown;
+    } = {},
   ) {
     const token = opts.token === undefined ? 'test-token' : opts.token;
     const headers: http2.OutgoingHttpHeaders = {
@@ -39,7 +44,9 @@ export class H2Stream {
       ...opts.headers,
     };
     if (token !== null) headers.authorization = `Bearer ${token}`;
-    this.stream = session.request(headers);
+    if (opts.body !== undefined) headers['content-type'] ??= 'application/json';
+    this.stream = session.request(headers, { endStream: opts.body === undefined });
+    if (opts.body !== undefined) this.stream.end(JSON.stringify(opts.body));
     this.stream.setEncoding('utf8');
     this.stream.on('error', () => undefined);
     this.responded = new Promise((resolve) => {

@@ -1,11 +1,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { constants as h2 } from 'node:http2';
-import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { FaultInjector } from './faults.js';
-import { buildKubeConfig } from './kubeConfig.js';
+import { buildKubeConfig, writeKubeConfigFile } from './kubeConfig.js';
 import { HttpListener } from './listener.js';
 import { ObjectStore } from './objectStore.js';
-import { crdObject, CRDS, ResourceTypes } from './resourceTypes.js';
+import { ResourceTypes } from './resourceTypes.js';
+import { FakeObjectApi } from './objectApi.js';
 import { PodLogs } from './podLogs.js';
 import { handleRequest } from './requestHandler.js';
 import type { ServerContext } from './requestHandler.js';
@@ -20,7 +20,6 @@ import type {
   Http2Records,
   KubeConfigOptions,
   RecordedRequest,
-  ResourceDefinition,
 } from './types.js';
 
 /**
@@ -43,13 +42,13 @@ import type {
  * server.faults.dropAfter(1);                       // the next watch is cut after one event
  * await server.stop();
  */
-export class FakeKubeApiServer {
+export class FakeKubeApiServer extends FakeObjectApi {
   /** Every request, in arrival order (`status` is set when its response headers are sent). */
   readonly requests: RecordedRequest[] = [];
   /** Faults to arm for the next requests or watch connections. */
   readonly faults: FakeServerFaults;
 
-  private readonly ctx: ServerContext;
+  protected readonly ctx: ServerContext;
   /** Every request ever, unlike `requests`, which keeps at most `recordLimit`. */
   private requestsArrived = 0;
   private readonly injector = new FaultInjector();
@@ -61,6 +60,7 @@ export class FakeKubeApiServer {
     options: FakeKubeApiServerOptions,
     private readonly tls: TlsMaterial | undefined,
   ) {
+    super();
     const historySize = options.historySize ?? 1000;
     if (!Number.isInteger(historySize) || historySize < 0) {
       throw new RangeError(`historySize must be a non-negative integer: ${historySize}`);
@@ -82,6 +82,7 @@ export class FakeKubeApiServer {
       clientCA: tls?.client !== undefined,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
       keepAlive: options.keepAlive ?? true,
+      cors: options.cors ?? false,
       connectionId: (req) => this.listener.connectionIdOf(req),
       requestArrived: () => {
         this.requestsArrived++;
@@ -185,117 +186,17 @@ export class FakeKubeApiServer {
   kubeConfig(opts: KubeConfigOptions = {}): KubeConfig {
     return buildKubeConfig(this.url, this.tls, this.token, opts);
   }
-
   /**
-   * Creates an object: a new global resourceVersion, a uid and creationTimestamp unless given,
-   * kind/apiVersion when missing; watchers get ADDED. Throws {@link FakeKubeApiError} 409 if it exists.
+   * Writes {@link kubeConfig} to a file (mode 0600, JSON, which kubectl reads like YAML) and
+   * returns its absolute path: `kubectl --kubeconfig <path>` or `KUBECONFIG=<path>` reach the
+   * server. Use TLS (`start({ tls: true })`): kubectl sends a bearer token only over HTTPS.
    *
    * @example
-   * const created = server.create(pods, pod('web-1', 'ignored'));
-   * created.metadata?.resourceVersion; // e.g. '1'
+   * const path = await server.writeKubeConfig(join(dir, 'kubeconfig'));
+   * await execFileAsync('kubectl', ['--kubeconfig', path, 'get', 'pods']);
    */
-  create<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
-    return this.ctx.objects.create(resource, obj) as T;
-  }
-
-  /**
-   * Registers a custom resource, as applying its CustomResourceDefinition would: it appears in
-   * discovery (`/apis`, `/apis/{group}/{version}`) with its kind, scope, singular and short
-   * names, its objects get its kind, Table answers carry its printer columns, and the server
-   * holds the CRD object (`customresourcedefinitions`, named `{plural}.{group}`). Defining it
-   * again replaces the definition. Returns the ResourceRef to use with the object API.
-   *
-   * @example
-   * const crontabs = server.defineResource({
-   *   group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs', kind: 'CronTab',
-   *   shortNames: ['ct'],
-   *   printerColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
-   * });
-   * server.create(crontabs, { metadata: { name: 'nightly', namespace: 'default' } });
-   * // kubectl get ct  ->  NAME  SPEC  AGE
-   */
-  defineResource<T extends KubernetesObject = KubernetesObject>(
-    definition: ResourceDefinition,
-  ): ResourceRef<T> {
-    const type = this.ctx.types.define(definition);
-    const ref: ResourceRef<T> = {
-      group: type.group,
-      apiVersion: type.version,
-      plural: type.plural,
-    };
-    this.ctx.objects.resource(ref).kind = type.kind;
-    if (type.group !== '') {
-      const crd = crdObject(type);
-      const objects = this.ctx.objects;
-      if (objects.get(CRDS, undefined, crd.metadata.name) === undefined) objects.create(CRDS, crd);
-      else objects.update(CRDS, crd);
-    }
-    return ref;
-  }
-
-  /**
-   * Replaces an existing object (last write wins: a resourceVersion in `obj` is ignored);
-   * watchers get MODIFIED. Throws {@link FakeKubeApiError} 404 if it does not exist.
-   *
-   * @example
-   * server.update(pods, pod('web-1', '', { status: { phase: 'Failed' } }));
-   */
-  update<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
-    return this.ctx.objects.update(resource, obj) as T;
-  }
-
-  /**
-   * Deletes an object; watchers get DELETED with its last content at a new resourceVersion,
-   * which is also what it returns (undefined when there was no such object).
-   *
-   * @example
-   * server.delete(pods, 'default', 'web-1')?.metadata?.resourceVersion;
-   */
-  delete<T extends KubernetesObject>(
-    resource: ResourceRef<T>,
-    namespace: string | undefined,
-    name: string,
-  ): T | undefined {
-    return this.ctx.objects.delete(resource, namespace, name) as T | undefined;
-  }
-
-  /**
-   * A copy of one object, or undefined.
-   *
-   * @example
-   * server.get(pods, 'default', 'web-1')?.status?.phase;
-   */
-  get<T extends KubernetesObject>(
-    resource: ResourceRef<T>,
-    namespace: string | undefined,
-    name: string,
-  ): T | undefined {
-    return this.ctx.objects.get(resource, namespace, name) as T | undefined;
-  }
-
-  /**
-   * Copies of the objects of a resource (in one namespace, or all), sorted by namespace/name.
-   *
-   * @example
-   * expect(store.values()).toEqual(server.objects(pods));
-   */
-  objects<T extends KubernetesObject>(resource: ResourceRef<T>, namespace?: string): T[] {
-    return this.ctx.objects.list(resource, namespace) as T[];
-  }
-
-  /**
-   * Compacts the history, like etcd compaction: the global resourceVersion advances by one and
-   * every version handed out before is gone. Watches, `Exact` lists and continue tokens asking
-   * for an older version answer 410 Expired; open watches get an in-stream 410 ERROR and end.
-   *
-   * @example
-   * server.expireHistory();
-   * // a client resuming from its last resourceVersion now gets 410 and must relist
-   */
-  expireHistory(): void {
-    const objects = this.ctx.objects;
-    objects.expire();
-    for (const watch of [...this.ctx.watches]) watch.expire(objects.rv);
+  writeKubeConfig(path: string, opts: KubeConfigOptions = {}): Promise<string> {
+    return writeKubeConfigFile(path, this.kubeConfig(opts));
   }
 
   /**
@@ -309,7 +210,6 @@ export class FakeKubeApiServer {
   disconnectAll(): void {
     for (const watch of [...this.ctx.watches]) watch.disconnect();
   }
-
   /**
    * Sends HTTP/2 GOAWAY (`errorCode`, default NO_ERROR) on every open session. NO_ERROR closes
    * each gracefully, as kube-apiserver's `--goaway-chance` does: open streams (watches) go on
@@ -323,7 +223,6 @@ export class FakeKubeApiServer {
   goaway(errorCode: number = h2.NGHTTP2_NO_ERROR): void {
     this.listener.http2.goaway(errorCode);
   }
-
   /**
    * Resets every open HTTP/2 stream now (RST_STREAM `errorCode`, default INTERNAL_ERROR): each
    * request fails, its session lives on. Returns how many streams were reset.
@@ -335,7 +234,6 @@ export class FakeKubeApiServer {
   resetStreams(errorCode: number = h2.NGHTTP2_INTERNAL_ERROR): number {
     return this.listener.http2.resetStreams(errorCode);
   }
-
   /**
    * Accepts `newToken` from now on; the previous token answers 401 (open watches go on).
    *
@@ -346,28 +244,6 @@ export class FakeKubeApiServer {
   rotateToken(newToken: string): void {
     this.ctx.token = newToken;
   }
-
-  /**
-   * Appends a line to a pod's log (`container` unset: the line belongs to every container);
-   * followers get it at once. Appending to an ended log re-opens it.
-   *
-   * @example
-   * server.appendLog('default', 'web-1', 'listening on :8080');
-   */
-  appendLog(namespace: string, pod: string, line: string, container?: string): void {
-    this.ctx.logs.append(namespace, pod, line, container);
-  }
-
-  /**
-   * Ends a pod's log: `follow=true` requests complete, later ones get the lines and end.
-   *
-   * @example
-   * server.endLogs('default', 'web-1');
-   */
-  endLogs(namespace: string, pod: string): void {
-    this.ctx.logs.end(namespace, pod);
-  }
-
   /**
    * Resolves when exactly `n` sockets are open; rejects after `timeoutMs` (default 5000).
    *

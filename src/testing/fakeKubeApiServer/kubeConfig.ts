@@ -1,4 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { TlsMaterial } from './tls.js';
 import type { KubeConfigOptions } from './types.js';
 
@@ -47,4 +49,11 @@ export function buildKubeConfig(
     currentContext: name,
   });
   return kc;
+}
+
+/** Writes `kc` to `path` (mode 0600: it holds a token); resolves with the absolute path. */
+export async function writeKubeConfigFile(path: string, kc: KubeConfig): Promise<string> {
+  const absolute = resolve(path);
+  await writeFile(absolute, kc.exportConfig(), { mode: 0o600 });
+  return absolute;
 }

@@ -1,4 +1,10 @@
+import type { KubernetesObject } from '../../types.js';
+import type { Column } from './columns.js';
+import { contentTypeOf } from './negotiate.js';
+import type { Shape } from './negotiate.js';
 import type { Reply } from './protocol.js';
+import { sendJson } from './send.js';
+import { entryJson, tableJson } from './shapes.js';
 import type { CollectionQuery } from './query.js';
 import { compareKeys } from './objectStore.js';
 import type { Entry, ObjectStore, ResourceStore } from './objectStore.js';
@@ -80,18 +86,22 @@ export function handleList(
   store: ResourceStore,
   q: CollectionQuery,
   headers: Record<string, string>,
+  shape: Shape = { kind: 'object' },
+  columns: Column[] = [],
 ): void {
   const { rv, state, after } = snapshot(objects, store, q);
   const keys = state === store.objects ? store.sortedKeys() : [...state.keys()].sort(compareKeys);
   const limit = q.limit !== undefined && q.limit > 0 ? q.limit : Infinity;
   const items: string[] = [];
+  const tableObjects: KubernetesObject[] = [];
   let lastKey: string | undefined;
   let remaining = 0;
   for (let i = startIndex(keys, after); i < keys.length; i++) {
     const entry = state.get(keys[i])!;
     if (q.matches !== undefined && !q.matches(entry.obj)) continue;
     if (items.length < limit) {
-      items.push(entry.json);
+      items.push(entryJson(entry, shape));
+      if (shape.kind === 'table') tableObjects.push(entry.obj);
       lastKey = keys[i];
     } else {
       remaining++;
@@ -104,13 +114,17 @@ export function handleList(
     if (!q.selective) meta += `,"remainingItemCount":${remaining}`;
   }
   meta += '}';
+  if (shape.kind === 'table') {
+    const table = tableJson(columns, tableObjects, shape.includeObject, meta);
+    sendJson(res, 200, table, headers, contentTypeOf(shape, 'list'));
+    return;
+  }
+  const [kind, apiVersion] =
+    shape.kind === 'metadata'
+      ? ['PartialObjectMetadataList', 'meta.k8s.io/v1']
+      : [`${store.kind}List`, store.apiVersion];
   const body =
-    `{"kind":${JSON.stringify(store.kind + 'List')},"apiVersion":${JSON.stringify(store.apiVersion)},` +
+    `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},` +
     `"metadata":${meta},"items":[${items.join(',')}]}`;
-  res.writeHead(200, {
-    ...headers,
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
+  sendJson(res, 200, body, headers, contentTypeOf(shape, 'list'));
 }

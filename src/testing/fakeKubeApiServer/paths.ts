@@ -4,7 +4,14 @@ import type { ResourceRef } from '../../types.js';
 /** What a request path names. */
 export type Route =
   | { kind: 'collection'; resource: ResourceRef<unknown>; namespace?: string }
-  | { kind: 'object'; resource: ResourceRef<unknown>; namespace?: string; name: string }
+  | {
+      kind: 'object';
+      resource: ResourceRef<unknown>;
+      namespace?: string;
+      name: string;
+      /** The `scale` subresource of a deployment. */
+      subresource?: 'scale';
+    }
   | { kind: 'log'; namespace: string; name: string };
 
 /** Object names: most kinds allow DNS subdomains; a few (RBAC) allow more, but no `/`. */
@@ -51,6 +58,9 @@ export function parsePath(pathname: string): Route | undefined {
   if (sub === undefined) return { kind: 'object', resource, namespace, name };
   if (sub === 'log' && group === '' && plural === 'pods' && namespace !== undefined) {
     return { kind: 'log', namespace, name };
+  }
+  if (sub === 'scale' && group === 'apps' && plural === 'deployments' && namespace !== undefined) {
+    return { kind: 'object', resource, namespace, name, subresource: 'scale' };
   }
   return undefined;
 }

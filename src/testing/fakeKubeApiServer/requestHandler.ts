@@ -1,24 +1,25 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { pods } from '../../sources/resources.js';
-import { isGone, isHttp2, plainHeaders, withoutConnectionHeaders } from './protocol.js';
-import type { Reply, Request } from './protocol.js';
-import { appendBounded } from './records.js';
+import { answerPreflight, corsHeaders } from './cors.js';
+import { handleDelete } from './deletes.js';
 import { discoveryDocument, healthText, VERSION_INFO } from './discovery.js';
-import type { ResourceTypes } from './resourceTypes.js';
-import { sendJson, sendText } from './send.js';
 import type { FaultInjector, RequestKind } from './faults.js';
-import { handleList } from './listHandler.js';
-import { objectKey } from './objectStore.js';
 import type { ObjectStore } from './objectStore.js';
 import { parsePath } from './paths.js';
 import type { Route } from './paths.js';
-import { parseLogQuery } from './podLogs.js';
 import type { PodLogs } from './podLogs.js';
-import { isWatchQuery, parseCollectionQuery } from './query.js';
-import { sendStatus, StatusError, statusBody, tooLarge } from './statusBody.js';
+import { isGone, isHttp2, plainHeaders, withoutConnectionHeaders } from './protocol.js';
+import type { Reply, Request } from './protocol.js';
+import { isWatchQuery } from './query.js';
+import { handleRead } from './reads.js';
+import { appendBounded } from './records.js';
+import type { ResourceTypes } from './resourceTypes.js';
+import { handleScale } from './scale.js';
+import { sendJson, sendText } from './send.js';
+import { sendStatus, StatusError, statusBody } from './statusBody.js';
 import type { RecordedRequest } from './types.js';
-import { WatchConnection } from './watchStream.js';
+import type { WatchConnection } from './watchStream.js';
+import { create, methodNotAllowed, patch, replace } from './writes.js';
 
 /** What the request handler shares with the server. */
 export interface ServerContext {
@@ -38,6 +39,8 @@ export interface ServerContext {
   readonly clientCA: boolean;
   readonly bookmarkIntervalMs: number;
   readonly keepAlive: boolean;
+  /** Answer CORS preflights and let loopback origins read answers. */
+  readonly cors: boolean;
   connectionId(req: Request): number;
   /** Counts a request (`requests` is trimmed at `recordLimit`) and wakes `waitForRequests`. */
   requestArrived(): void;
@@ -78,13 +81,17 @@ export function handleRequest(ctx: ServerContext, req: Request, res: Reply): voi
   };
   const writeHead = res.writeHead.bind(res);
   const http2 = isHttp2(req);
+  const cors = ctx.cors ? corsHeaders(req.headers.origin) : undefined;
   res.writeHead = (status: number, headers: OutgoingHttpHeaders = {}) => {
     record.status = status;
+    const all = cors === undefined ? headers : { ...headers, ...cors };
     // Handlers are protocol-neutral; HTTP/2 refuses HTTP/1.1's connection headers.
-    return writeHead(status, http2 ? withoutConnectionHeaders(headers) : headers);
+    return writeHead(status, http2 ? withoutConnectionHeaders(all) : all);
   };
   appendBounded(ctx.requests, record, ctx.recordLimit);
   ctx.requestArrived();
+  // Browsers send preflights without credentials: they come before faults and authentication.
+  if (ctx.cors && answerPreflight(req, res)) return;
 
   const delay = ctx.faults.takeDelay();
   if (delay === undefined) {
@@ -111,11 +118,19 @@ function respond(
   record: RecordedRequest,
 ): void {
   const headers: Record<string, string> = ctx.keepAlive ? {} : { Connection: 'close' };
+  const fail = (e: unknown): void => {
+    const status =
+      e instanceof StatusError
+        ? e.status
+        : statusBody(500, `internal error: ${(e as Error).message}`, 'InternalError');
+    sendStatus(res, status, ctx.keepAlive);
+  };
   try {
     const route = parsePath(path);
+    const method = req.method ?? 'GET';
     const kind: RequestKind = record.watch
       ? 'watch'
-      : route !== undefined && route.kind !== 'log'
+      : method === 'GET' && route !== undefined && route.kind !== 'log'
         ? 'list'
         : 'other';
     const failure = ctx.faults.takeFailure(kind);
@@ -131,37 +146,56 @@ function respond(
     // Health and version are public (system:public-info-viewer): anonymous requests get them,
     // a wrong token still gets 401 as authentication comes first.
     const anonymous = !record.hasBearer && !record.clientCertValid;
-    if (
-      req.method === 'GET' &&
-      (authorized || anonymous) &&
-      answerPublic(res, path, query, headers)
-    ) {
+    if (method === 'GET' && (authorized || anonymous) && answerPublic(res, path, query, headers)) {
       return;
     }
     if (!authorized) throw new StatusError(statusBody(401, 'Unauthorized', 'Unauthorized'));
-    if (req.method === 'GET' && route === undefined) {
-      const doc = discoveryDocument(path, ctx.types, ctx.serverAddress());
-      if (doc !== undefined) {
-        sendJson(res, 200, doc, headers);
-        return;
-      }
-    }
-    if (req.method !== 'GET') {
-      throw new StatusError(
-        statusBody(405, `the server does not allow this method on the requested resource`),
-      );
-    }
     if (route === undefined) {
-      throw new StatusError(statusBody(404, 'the server could not find the requested resource'));
+      const doc =
+        method === 'GET' ? discoveryDocument(path, ctx.types, ctx.serverAddress()) : undefined;
+      if (doc === undefined) {
+        throw new StatusError(statusBody(404, 'the server could not find the requested resource'));
+      }
+      sendJson(res, 200, doc, headers);
+      return;
     }
-    dispatch(ctx, res, route, query, headers);
+    if (route.kind === 'object' && route.subresource === 'scale') {
+      handleScale(ctx, req, res, route, query, headers).catch(fail);
+      return;
+    }
+    if (method === 'GET') {
+      handleRead(ctx, res, route, query, headers, req.headers.accept);
+      return;
+    }
+    if (route.kind === 'log') throw methodNotAllowed();
+    handleWrite(ctx, req, res, route, query, headers).catch(fail);
   } catch (e) {
-    const status =
-      e instanceof StatusError
-        ? e.status
-        : statusBody(500, `internal error: ${(e as Error).message}`, 'InternalError');
-    sendStatus(res, status, ctx.keepAlive);
+    fail(e);
   }
+}
+
+/** POST, PUT, PATCH and DELETE of a resource path. */
+function handleWrite(
+  ctx: ServerContext,
+  req: Request,
+  res: Reply,
+  route: Extract<Route, { kind: 'object' | 'collection' }>,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<void> {
+  switch (req.method) {
+    case 'POST':
+      return create(ctx, req, res, route, query, headers);
+    case 'DELETE':
+      return handleDelete(ctx, req, res, route, query, headers);
+    case 'PUT':
+      if (route.kind !== 'object') break;
+      return replace(ctx, req, res, route, query, headers);
+    case 'PATCH':
+      if (route.kind !== 'object') break;
+      return patch(ctx, req, res, route, query, headers);
+  }
+  return Promise.reject(methodNotAllowed());
 }
 
 /** `/version`, `/healthz`, `/livez`, `/readyz`: answered, or false for any other path. */
@@ -179,55 +213,4 @@ function answerPublic(
   if (health === undefined) return false;
   sendText(res, health, headers);
   return true;
-}
-
-function notFound(plural: string, name: string): StatusError {
-  return new StatusError(
-    statusBody(404, `${plural} "${name}" not found`, 'NotFound', { name, kind: plural }),
-  );
-}
-
-function dispatch(
-  ctx: ServerContext,
-  res: Reply,
-  route: Route,
-  query: Record<string, string>,
-  headers: Record<string, string>,
-): void {
-  if (route.kind === 'log') {
-    const known =
-      ctx.objects.resource(pods).objects.has(objectKey(route.namespace, route.name)) ||
-      ctx.logs.has(route.namespace, route.name);
-    if (!known) throw notFound('pods', route.name);
-    ctx.logs.serve(res, route.namespace, route.name, parseLogQuery(query), headers);
-    return;
-  }
-  const q = parseCollectionQuery(route, query);
-  if (q.resourceVersion !== undefined && q.resourceVersion > ctx.objects.rv) {
-    throw new StatusError(tooLarge(q.resourceVersion, ctx.objects.rv));
-  }
-  const store = ctx.objects.resource(route.resource);
-  if (q.watch) {
-    const watch = new WatchConnection(res, ctx.objects, store, q, {
-      bookmarkIntervalMs: ctx.bookmarkIntervalMs,
-      headers,
-      takePlan: () => ctx.faults.takeWatchPlan(),
-      onClose: (w) => ctx.watches.delete(w),
-    });
-    ctx.watches.add(watch);
-    watch.start();
-    return;
-  }
-  if (route.kind === 'object') {
-    const entry = store.objects.get(objectKey(route.namespace, route.name));
-    if (entry === undefined) throw notFound(route.resource.plural, route.name);
-    res.writeHead(200, {
-      ...headers,
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(entry.json),
-    });
-    res.end(entry.json);
-    return;
-  }
-  handleList(res, ctx.objects, store, q, headers);
 }

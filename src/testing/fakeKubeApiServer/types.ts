@@ -37,6 +37,12 @@ export interface FakeKubeApiServerOptions {
   http2?: boolean;
   /** SETTINGS_MAX_CONCURRENT_STREAMS sent to HTTP/2 clients (default 100 as Go's http2). */
   maxConcurrentStreams?: number;
+  /**
+   * Let browser pages on loopback origins (`http(s)://127.0.0.1:*`, `localhost:*`, `[::1]:*`)
+   * use the server: CORS preflights are answered and answers carry Access-Control-Allow-Origin
+   * (default false). Other origins get no CORS headers (preflights: 403).
+   */
+  cors?: boolean;
 }
 
 /**

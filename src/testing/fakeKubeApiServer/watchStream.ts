@@ -1,6 +1,7 @@
 import { abortReply } from './protocol.js';
 import type { Reply } from './protocol.js';
 import { bookmark } from '../marbles/builders.js';
+import type { KubernetesObject } from '../../types.js';
 import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './objectStore.js';
 import type { CollectionQuery } from './query.js';
 import type { ObjectMatcher } from './selectors.js';
@@ -21,6 +22,18 @@ export interface WatchSettings {
   takePlan(): WatchFaultPlan;
   headers: Record<string, string>;
   onClose(watch: WatchConnection): void;
+  /**
+   * Another shape for the objects of events (PartialObjectMetadata, Table): the JSON of an
+   * entry (at resourceVersion `rv` when given) or of a bookmark object, and the Content-Type.
+   */
+  shape?: WatchShape;
+}
+
+/** How a watch in another shape than full objects encodes them. */
+export interface WatchShape {
+  contentType: string;
+  object(entry: Entry, rv?: number): string;
+  bookmark(object: KubernetesObject): string;
 }
 
 const lineCache = new WeakMap<StoredEvent, string>();
@@ -51,14 +64,23 @@ function withVersion(entry: Entry, rv: number): string {
  * starts matching is ADDED, one that stops matching is DELETED (its previous content at the
  * event's resourceVersion), one that never matches is skipped.
  */
-function lineFor(e: StoredEvent, matches: ObjectMatcher | undefined): string | undefined {
-  if (matches === undefined) return plainLine(e);
+function lineFor(
+  e: StoredEvent,
+  matches: ObjectMatcher | undefined,
+  shape: WatchShape | undefined,
+): string | undefined {
+  const as = (type: string, entry: Entry, rv?: number): string => {
+    if (shape !== undefined) return line(type, shape.object(entry, rv));
+    if (rv !== undefined) return line(type, withVersion(entry, rv));
+    return type === e.type && entry === e.entry ? plainLine(e) : line(type, entry.json);
+  };
+  if (matches === undefined) return as(e.type, e.entry);
   const now = matches(e.entry.obj);
-  if (e.type !== 'MODIFIED') return now ? plainLine(e) : undefined;
+  if (e.type !== 'MODIFIED') return now ? as(e.type, e.entry) : undefined;
   const before = e.prev !== undefined && matches(e.prev.obj);
-  if (now && before) return plainLine(e);
-  if (now) return line('ADDED', e.entry.json);
-  if (before) return line('DELETED', withVersion(e.prev!, e.rv));
+  if (now && before) return as(e.type, e.entry);
+  if (now) return as('ADDED', e.entry);
+  if (before) return as('DELETED', e.prev!, e.rv);
   return undefined;
 }
 
@@ -99,13 +121,15 @@ export class WatchConnection {
       q.sendInitialEvents === true ||
       ((rv === undefined || rv === 0) && q.sendInitialEvents !== false)
     ) {
-      for (const entry of this.currentEntries()) initial.push(line('ADDED', entry.json));
+      for (const entry of this.currentEntries()) {
+        initial.push(line('ADDED', this.settings.shape?.object(entry) ?? entry.json));
+      }
       if (q.sendInitialEvents === true) initial.push(this.bookmarkLine(current, true));
     } else if (rv !== undefined && rv !== 0) {
       if (rv < store.floor) expired = tooOld(rv, store.floor);
       else {
         for (const e of store.eventsSince(rv)) {
-          const l = lineFor(e, q.matches);
+          const l = lineFor(e, q.matches, this.settings.shape);
           if (l !== undefined) initial.push(l);
         }
       }
@@ -113,7 +137,7 @@ export class WatchConnection {
     }
     this.res.writeHead(200, {
       ...this.settings.headers,
-      'Content-Type': 'application/json',
+      'Content-Type': this.settings.shape?.contentType ?? 'application/json',
       'Cache-Control': 'no-cache, private',
     });
     this.res.flushHeaders();
@@ -156,12 +180,13 @@ export class WatchConnection {
   private bookmarkLine(rv: number, initialEventsEnd: boolean): string {
     const { kind, apiVersion } = this.store;
     const { object } = bookmark(`${rv}`, { initialEventsEnd, kind, apiVersion });
-    return line('BOOKMARK', JSON.stringify(object));
+    const shape = this.settings.shape;
+    return line('BOOKMARK', shape === undefined ? JSON.stringify(object) : shape.bookmark(object));
   }
 
   private readonly onEvent = (e: StoredEvent): void => {
     this.lastRv = e.rv;
-    const l = lineFor(e, this.q.matches);
+    const l = lineFor(e, this.q.matches, this.settings.shape);
     if (l === undefined) return;
     if (this.held) this.pending.push(l);
     else this.write(l);

@@ -1,0 +1,146 @@
+import type { KubernetesObject, ResourceRef } from '../../types.js';
+import type { ServerContext } from './requestHandler.js';
+import { crdObject, CRDS } from './resourceTypes.js';
+import type { ResourceDefinition } from './types.js';
+
+/**
+ * The object API of a {@link FakeKubeApiServer}: what tests use to set up and change the
+ * cluster directly (every change is a watch event, as a write over HTTP would be).
+ */
+export abstract class FakeObjectApi {
+  /** What the request handler shares with the server. */
+  protected abstract readonly ctx: ServerContext;
+
+  /**
+   * Creates an object: a new global resourceVersion, a uid and creationTimestamp unless given,
+   * kind/apiVersion when missing; watchers get ADDED. Throws {@link FakeKubeApiError} 409 if it exists.
+   *
+   * @example
+   * const created = server.create(pods, pod('web-1', 'ignored'));
+   * created.metadata?.resourceVersion; // e.g. '1'
+   */
+  create<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
+    return this.ctx.objects.create(resource, obj) as T;
+  }
+
+  /**
+   * Registers a custom resource, as applying its CustomResourceDefinition would: it appears in
+   * discovery (`/apis`, `/apis/{group}/{version}`) with its kind, scope, singular and short
+   * names, its objects get its kind, Table answers carry its printer columns, and the server
+   * holds the CRD object (`customresourcedefinitions`, named `{plural}.{group}`). Defining it
+   * again replaces the definition. Returns the ResourceRef to use with the object API.
+   *
+   * @example
+   * const crontabs = server.defineResource({
+   *   group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs', kind: 'CronTab',
+   *   shortNames: ['ct'],
+   *   printerColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
+   * });
+   * server.create(crontabs, { metadata: { name: 'nightly', namespace: 'default' } });
+   * // kubectl get ct  ->  NAME  SPEC  AGE
+   */
+  defineResource<T extends KubernetesObject = KubernetesObject>(
+    definition: ResourceDefinition,
+  ): ResourceRef<T> {
+    const type = this.ctx.types.define(definition);
+    const ref: ResourceRef<T> = {
+      group: type.group,
+      apiVersion: type.version,
+      plural: type.plural,
+    };
+    this.ctx.objects.resource(ref).kind = type.kind;
+    if (type.group !== '') {
+      const crd = crdObject(type);
+      const objects = this.ctx.objects;
+      if (objects.get(CRDS, undefined, crd.metadata.name) === undefined) objects.create(CRDS, crd);
+      else objects.update(CRDS, crd);
+    }
+    return ref;
+  }
+
+  /**
+   * Replaces an existing object (last write wins: a resourceVersion in `obj` is ignored);
+   * watchers get MODIFIED. Throws {@link FakeKubeApiError} 404 if it does not exist.
+   *
+   * @example
+   * server.update(pods, pod('web-1', '', { status: { phase: 'Failed' } }));
+   */
+  update<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
+    return this.ctx.objects.update(resource, obj) as T;
+  }
+
+  /**
+   * Deletes an object; watchers get DELETED with its last content at a new resourceVersion,
+   * which is also what it returns (undefined when there was no such object).
+   *
+   * @example
+   * server.delete(pods, 'default', 'web-1')?.metadata?.resourceVersion;
+   */
+  delete<T extends KubernetesObject>(
+    resource: ResourceRef<T>,
+    namespace: string | undefined,
+    name: string,
+  ): T | undefined {
+    return this.ctx.objects.delete(resource, namespace, name) as T | undefined;
+  }
+
+  /**
+   * A copy of one object, or undefined.
+   *
+   * @example
+   * server.get(pods, 'default', 'web-1')?.status?.phase;
+   */
+  get<T extends KubernetesObject>(
+    resource: ResourceRef<T>,
+    namespace: string | undefined,
+    name: string,
+  ): T | undefined {
+    return this.ctx.objects.get(resource, namespace, name) as T | undefined;
+  }
+
+  /**
+   * Copies of the objects of a resource (in one namespace, or all), sorted by namespace/name.
+   *
+   * @example
+   * expect(store.values()).toEqual(server.objects(pods));
+   */
+  objects<T extends KubernetesObject>(resource: ResourceRef<T>, namespace?: string): T[] {
+    return this.ctx.objects.list(resource, namespace) as T[];
+  }
+
+  /**
+   * Compacts the history, like etcd compaction: the global resourceVersion advances by one and
+   * every version handed out before is gone. Watches, `Exact` lists and continue tokens asking
+   * for an older version answer 410 Expired; open watches get an in-stream 410 ERROR and end.
+   *
+   * @example
+   * server.expireHistory();
+   * // a client resuming from its last resourceVersion now gets 410 and must relist
+   */
+  expireHistory(): void {
+    const objects = this.ctx.objects;
+    objects.expire();
+    for (const watch of [...this.ctx.watches]) watch.expire(objects.rv);
+  }
+
+  /**
+   * Appends a line to a pod's log (`container` unset: the line belongs to every container);
+   * followers get it at once. Appending to an ended log re-opens it.
+   *
+   * @example
+   * server.appendLog('default', 'web-1', 'listening on :8080');
+   */
+  appendLog(namespace: string, pod: string, line: string, container?: string): void {
+    this.ctx.logs.append(namespace, pod, line, container);
+  }
+
+  /**
+   * Ends a pod's log: `follow=true` requests complete, later ones get the lines and end.
+   *
+   * @example
+   * server.endLogs('default', 'web-1');
+   */
+  endLogs(namespace: string, pod: string): void {
+    this.ctx.logs.end(namespace, pod);
+  }
+}

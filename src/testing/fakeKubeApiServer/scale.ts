@@ -1,0 +1,116 @@
+import type { V1Deployment } from '@kubernetes/client-node';
+import { mediaType, parseJson, parseObject, readBody } from './body.js';
+import { objectKey } from './objectStore.js';
+import type { Entry } from './objectStore.js';
+import { applyPatch } from './patch.js';
+import type { Route } from './paths.js';
+import type { Reply, Request } from './protocol.js';
+import { sendJson } from './send.js';
+import { badRequest, StatusError, statusBody } from './statusBody.js';
+import { commitUpdate, current, dryRun, methodNotAllowed } from './writes.js';
+import type { WriteContext } from './writes.js';
+
+type ScaleRoute = Extract<Route, { kind: 'object' }>;
+
+interface Scale {
+  kind: 'Scale';
+  apiVersion: 'autoscaling/v1';
+  metadata: Record<string, unknown>;
+  spec: { replicas?: number };
+  status: { replicas: number; selector?: string };
+}
+
+/** `app=web,tier=front`: a deployment's matchLabels as the Scale's selector string. */
+function selectorOf(d: V1Deployment): string | undefined {
+  const labels = d.spec?.selector?.matchLabels;
+  if (labels === undefined) return undefined;
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
+
+/** The autoscaling/v1 Scale of a deployment entry. */
+function scaleOf(entry: Entry): Scale {
+  const d = entry.obj as V1Deployment;
+  const m = d.metadata ?? {};
+  const scale: Scale = {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: String(entry.rv),
+      creationTimestamp: m.creationTimestamp,
+    },
+    spec: { replicas: d.spec?.replicas ?? 1 },
+    status: { replicas: d.status?.replicas ?? 0 },
+  };
+  const selector = selectorOf(d);
+  if (selector !== undefined) scale.status.selector = selector;
+  return scale;
+}
+
+/** Sets the deployment's replicas from a Scale (its resourceVersion is a precondition). */
+function applyScale(
+  ctx: WriteContext,
+  route: ScaleRoute,
+  prev: Entry,
+  scale: unknown,
+  dry: boolean,
+): Scale {
+  const s = scale as Partial<Scale> | null;
+  const replicas = s?.spec?.replicas;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    throw new StatusError(
+      statusBody(
+        422,
+        `Scale.autoscaling "${route.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+        'Invalid',
+      ),
+    );
+  }
+  const next = structuredClone(prev.obj) as V1Deployment & Record<string, unknown>;
+  next.spec = { ...next.spec!, replicas };
+  const rv = s?.metadata?.resourceVersion;
+  next.metadata = { ...next.metadata, resourceVersion: typeof rv === 'string' ? rv : undefined };
+  const updated = commitUpdate(ctx, { ...route, subresource: undefined }, prev, next, dry);
+  if (dry) return scaleOf({ ...prev, obj: updated });
+  return scaleOf(
+    ctx.objects.resource(route.resource).objects.get(objectKey(route.namespace, route.name))!,
+  );
+}
+
+/** GET, PUT and PATCH of `deployments/{name}/scale` (what `kubectl scale` uses). */
+export async function handleScale(
+  ctx: WriteContext,
+  req: Request,
+  res: Reply,
+  route: ScaleRoute,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (method === 'GET') {
+    sendJson(res, 200, scaleOf(current(ctx, route)), headers);
+    return;
+  }
+  if (method !== 'PUT' && method !== 'PATCH') throw methodNotAllowed();
+  const body = await readBody(req);
+  const prev = current(ctx, route);
+  const dry = dryRun(query);
+  let scale: unknown;
+  if (method === 'PUT') {
+    scale = parseObject(body);
+    const name = (scale as Scale).metadata?.name;
+    if (name !== undefined && name !== route.name) {
+      throw badRequest(
+        `the name of the object (${String(name)}) does not match the name on the URL (${route.name})`,
+      );
+    }
+  } else {
+    const type = mediaType(req.headers['content-type']);
+    scale = applyPatch(type, scaleOf(prev), parseJson(body), {});
+  }
+  sendJson(res, 200, applyScale(ctx, route, prev, scale, dry), headers);
+}

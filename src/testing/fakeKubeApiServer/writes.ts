@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import { jsonEqual } from './jsonEqual.js';
+import { isValidSegment } from '../../sources/resourcePath.js';
+import type { KubernetesObject } from '../../types.js';
+import { mediaType, parseJson, parseObject, readBody } from './body.js';
+import { objectKey } from './objectStore.js';
+import type { Entry, ObjectStore, ResourceStore } from './objectStore.js';
+import { applyPatch, assertPatchType } from './patch.js';
+import { schemaFor } from './patchSchemas.js';
+import type { Route } from './paths.js';
+import type { Reply, Request } from './protocol.js';
+import type { ResourceType, ResourceTypes } from './resourceTypes.js';
+import { sendJson } from './send.js';
+import { badRequest, StatusError, statusBody } from './statusBody.js';
+
+/** What a write needs of the server. */
+export interface WriteContext {
+  readonly objects: ObjectStore;
+  readonly types: ResourceTypes;
+}
+
+type ObjectRoute = Extract<Route, { kind: 'object' }>;
+type ResourceRoute = Extract<Route, { kind: 'object' | 'collection' }>;
+type Obj = KubernetesObject & Record<string, unknown>;
+
+const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** `pods` or `deployments.apps`: how Status messages name a resource. */
+export function qualified(route: ResourceRoute): string {
+  const { group, plural } = route.resource;
+  return group === '' ? plural : `${plural}.${group}`;
+}
+
+export function notFound(route: ResourceRoute, name: string): StatusError {
+  const { group, plural } = route.resource;
+  const details = { name, kind: plural, ...(group !== '' ? { group } : {}) };
+  return new StatusError(
+    statusBody(404, `${qualified(route)} "${name}" not found`, 'NotFound', details),
+  );
+}
+
+function conflict(route: ResourceRoute, name: string, why: string): StatusError {
+  const message = `Operation cannot be fulfilled on ${qualified(route)} "${name}": ${why}`;
+  return new StatusError(
+    statusBody(409, message, 'Conflict', { name, kind: route.resource.plural }),
+  );
+}
+
+function invalid(kind: string, name: string, message: string): StatusError {
+  return new StatusError(
+    statusBody(422, `${kind} "${name}" is invalid: ${message}`, 'Invalid', { name, kind }),
+  );
+}
+
+/** RFC 3339 in whole seconds, as the API server writes timestamps. */
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Whether the API server keeps `metadata.generation` for such an object. */
+function tracksGeneration(obj: Obj, builtin: boolean): boolean {
+  return !builtin || obj.spec !== undefined;
+}
+
+/** What `metadata.generation` follows: everything but metadata and status. */
+function desired(obj: Obj): Record<string, unknown> {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+  return rest;
+}
+
+/** 404 for a namespaced resource without a namespace in the path, or the reverse. */
+export function checkScope(ctx: WriteContext, route: ResourceRoute): ResourceType | undefined {
+  const type = ctx.types.lookup(route.resource);
+  if (type !== undefined && type.namespaced !== (route.namespace !== undefined)) {
+    throw new StatusError(statusBody(404, 'the server could not find the requested resource'));
+  }
+  return type;
+}
+
+/** The server's checks on a resource and an incoming object; fills kind/apiVersion/namespace. */
+function admit(ctx: WriteContext, route: ResourceRoute, obj: Obj, urlName?: string): ResourceStore {
+  const type = checkScope(ctx, route);
+  const store = ctx.objects.resource(route.resource);
+  const apiVersion = store.apiVersion;
+  if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
+    throw badRequest(
+      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersion})`,
+    );
+  }
+  if (obj.kind !== undefined && obj.kind !== store.kind) {
+    throw badRequest(
+      `the kind in the data (${String(obj.kind)}) does not match the expected kind (${store.kind})`,
+    );
+  }
+  const meta = (obj.metadata ??= {});
+  if (typeof meta !== 'object' || meta === null) throw badRequest('metadata must be an object');
+  if (route.namespace !== undefined) {
+    if (
+      meta.namespace !== undefined &&
+      meta.namespace !== '' &&
+      meta.namespace !== route.namespace
+    ) {
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    }
+    meta.namespace = route.namespace;
+  } else if (type !== undefined) delete meta.namespace;
+  if (urlName !== undefined && meta.name !== urlName) {
+    throw badRequest(
+      `the name of the object (${String(meta.name)}) does not match the name on the URL (${urlName})`,
+    );
+  }
+  obj.apiVersion = apiVersion;
+  obj.kind = store.kind;
+  return store;
+}
+
+function validName(store: ResourceStore, obj: Obj): string {
+  const meta = obj.metadata!;
+  if ((meta.name === undefined || meta.name === '') && typeof meta.generateName === 'string') {
+    let suffix = '';
+    for (let i = 0; i < 5; i++) {
+      suffix += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)];
+    }
+    meta.name = meta.generateName + suffix;
+  }
+  const name = meta.name;
+  if (typeof name !== 'string' || name === '') {
+    throw invalid(
+      store.kind,
+      '',
+      'metadata.name: Required value: name or generateName is required',
+    );
+  }
+  if (!isValidSegment('name', name)) {
+    throw invalid(
+      store.kind,
+      name,
+      `metadata.name: Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+    );
+  }
+  return name;
+}
+
+export function dryRun(query: Record<string, string>): boolean {
+  if (query.dryRun === undefined || query.dryRun === '') return false;
+  if (query.dryRun !== 'All') throw badRequest(`dryRun: Unsupported value: "${query.dryRun}"`);
+  return true;
+}
+
+/** POST to a collection: creates, with the uid, timestamp and generation the server sets. */
+export async function create(
+  ctx: WriteContext,
+  req: Request,
+  res: Reply,
+  route: ResourceRoute,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<void> {
+  if (route.kind !== 'collection') throw methodNotAllowed();
+  checkScope(ctx, route);
+  const obj = parseObject(await readBody(req)) as Obj;
+  const store = admit(ctx, route, obj);
+  const name = validName(store, obj);
+  if (store.objects.has(objectKey(route.namespace, name))) {
+    const { plural, group } = route.resource;
+    const details = { name, kind: plural, ...(group !== '' ? { group } : {}) };
+    const message = `${qualified(route)} "${name}" already exists`;
+    throw new StatusError(statusBody(409, message, 'AlreadyExists', details));
+  }
+  const meta = obj.metadata!;
+  meta.uid = randomUUID();
+  meta.creationTimestamp = now() as unknown as Date;
+  delete meta.resourceVersion;
+  delete meta.deletionTimestamp;
+  if (tracksGeneration(obj, ctx.types.lookup(route.resource)?.builtin ?? false))
+    meta.generation = 1;
+  else delete meta.generation;
+  // The pod strategy ignores a posted status: a new pod is Pending until a kubelet takes it.
+  if (route.resource.group === '' && route.resource.plural === 'pods')
+    obj.status = { phase: 'Pending' };
+  const created = dryRun(query) ? obj : ctx.objects.create(route.resource, obj);
+  sendJson(res, 201, created, headers);
+}
+
+/**
+ * Replaces `prev` with `next` as an update does: the resourceVersion and uid in `next`, when
+ * set, are preconditions (409); uid and creationTimestamp stay; generation follows the spec.
+ */
+export function commitUpdate(
+  ctx: WriteContext,
+  route: ObjectRoute,
+  prev: Entry,
+  next: Obj,
+  isDryRun: boolean,
+): KubernetesObject {
+  const meta = next.metadata!;
+  const before = prev.obj as Obj;
+  if (
+    meta.resourceVersion !== undefined &&
+    meta.resourceVersion !== '' &&
+    meta.resourceVersion !== String(prev.rv)
+  ) {
+    throw conflict(
+      route,
+      route.name,
+      'the object has been modified; please apply your changes to the latest version and try again',
+    );
+  }
+  if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== before.metadata?.uid) {
+    throw conflict(
+      route,
+      route.name,
+      `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${before.metadata?.uid ?? ''}`,
+    );
+  }
+  meta.uid = before.metadata?.uid;
+  meta.creationTimestamp = before.metadata?.creationTimestamp;
+  const builtin = ctx.types.lookup(route.resource)?.builtin ?? false;
+  if (tracksGeneration(next, builtin)) {
+    const generation = before.metadata?.generation ?? 1;
+    const changed = !jsonEqual(desired(before), desired(next));
+    meta.generation = changed ? generation + 1 : generation;
+  } else delete meta.generation;
+  if (isDryRun) return next;
+  return ctx.objects.update(route.resource, next);
+}
+
+export function current(ctx: WriteContext, route: ObjectRoute): Entry {
+  const entry = ctx.objects
+    .resource(route.resource)
+    .objects.get(objectKey(route.namespace, route.name));
+  if (entry === undefined) throw notFound(route, route.name);
+  return entry;
+}
+
+/** PUT: replaces an object (409 on a stale resourceVersion, 404 when it does not exist). */
+export async function replace(
+  ctx: WriteContext,
+  req: Request,
+  res: Reply,
+  route: ObjectRoute,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<void> {
+  const obj = parseObject(await readBody(req)) as Obj;
+  admit(ctx, route, obj, route.name);
+  const prev = current(ctx, route);
+  sendJson(res, 200, commitUpdate(ctx, route, prev, obj, dryRun(query)), headers);
+}
+
+/** The strategic-merge schema of a resource: the built-in kinds only. */
+export function strategicSchema(ctx: WriteContext, route: ResourceRoute, kind: string) {
+  return ctx.types.lookup(route.resource)?.builtin ? schemaFor(kind) : undefined;
+}
+
+/** PATCH: merge, JSON or strategic merge patch of the current object. */
+export async function patch(
+  ctx: WriteContext,
+  req: Request,
+  res: Reply,
+  route: ObjectRoute,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<void> {
+  const type = mediaType(req.headers['content-type']);
+  const schema = strategicSchema(ctx, route, ctx.objects.resource(route.resource).kind);
+  assertPatchType(type, schema);
+  const body = parseJson(await readBody(req));
+  const prev = current(ctx, route);
+  const patched = applyPatch(type, prev.obj, body, schema);
+  if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
+    throw badRequest('the patch made the object something other than an object');
+  }
+  const next = patched as Obj;
+  admit(ctx, route, next, route.name);
+  sendJson(res, 200, commitUpdate(ctx, route, prev, next, dryRun(query)), headers);
+}
+
+export function methodNotAllowed(): StatusError {
+  return new StatusError(
+    statusBody(405, 'the server does not allow this method on the requested resource'),
+  );
+}
