@@ -76,6 +76,48 @@ beforeAll(async () => {
 
 afterAll(() => server?.stop());
 
+describe("kube-rx watch prints FakeKubeApiServer's Table columns", () => {
+  /** Every line of a table run once its `lines` lines are there. */
+  async function table(lines: number, ...args: string[]): Promise<string[]> {
+    const controller = new AbortController();
+    let text = '';
+    const exit = runCli(args, {
+      out: (t) => (text += t),
+      warn: () => {},
+      env,
+      signal: controller.signal,
+      version: 'spec',
+    });
+    try {
+      await until(
+        () => text.split('\n').length > lines,
+        () => `${lines} lines: ${text}`,
+        40_000,
+      );
+    } finally {
+      controller.abort();
+    }
+    expect(await exit).toBe(0);
+    return text.trimEnd().split('\n');
+  }
+
+  it("prints a CRD's printer columns, then Age", async () => {
+    const lines = await table(2, 'watch', 'ct');
+    expect(lines[0]).toMatch(/^NAME {6}SPEC {8}AGE$/);
+    expect(lines[1]).toMatch(/^nightly {3}0 3 \* \* \* {3}\S+$/);
+  });
+
+  it("prints the server's pod columns", async () => {
+    const lines = await table(2, 'watch', 'po');
+    expect(lines[0]).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
+    expect(lines[1]).toMatch(/^web-1\s/);
+    const accepts = server.requests
+      .filter((r) => r.path.endsWith('/pods'))
+      .map((r) => r.headers.accept);
+    expect(accepts).toContain('application/json;as=Table;v=v1;g=meta.k8s.io,application/json');
+  });
+});
+
 describe('kube-rx watch against FakeKubeApiServer discovery', () => {
   it.each([
     [['pods', 'pod', 'po', 'Pod', 'v1/pods'], 'pod/web-1'],
