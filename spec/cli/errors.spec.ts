@@ -14,7 +14,7 @@ import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig, type CliResult } from './support/cliProcess.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
-jest.setTimeout(40_000);
+jest.setTimeout(60_000);
 
 // Every failure a user can run into: one line on stderr that says what and why, exit code 1.
 let main: string;
@@ -86,7 +86,10 @@ describe('kube-rx usage', () => {
     const cases: Array<[string[], RegExp]> = [
       [['watch', 'pods', '--bogus'], /unknown flag --bogus \(see: kube-rx watch --help\)/],
       [['watch', 'pods', '-n'], /-n, --namespace.*argument missing/],
-      [['watch', 'pods', '-o', 'yaml'], /bad --output "yaml": expected table, json or name/],
+      [
+        ['watch', 'pods', '-o', 'xml'],
+        /bad --output "xml": expected table, wide, json, yaml, name/,
+      ],
       [['watch', 'pods', '-A', '-n', 'x'], /-n\/--namespace or -A\/--all-namespaces, not both/],
       [['watch'], /missing resource/],
       [['dashboard', '--port', 'http'], /bad --port "http"/],
@@ -99,11 +102,16 @@ describe('kube-rx usage', () => {
 });
 
 describe('kube-rx watch failures', () => {
-  it('an unknown short name: says how to name any resource', async () => {
+  it('an unknown name: says the server has no such resource type, and which names are near', async () => {
+    const [unknown, typo] = await Promise.all([
+      run(['watch', 'widgets']),
+      run(['watch', 'deploymnets']),
+    ]);
     expectFailure(
-      await run(['watch', 'widgets']),
-      /unknown resource "widgets".*group\/version\/plural/,
+      unknown,
+      /unknown resource "widgets": the server doesn't have a resource type "widgets"$/,
     );
+    expectFailure(typo, /\(did you mean deployments\.apps\?\)$/);
   });
 
   it.each([
@@ -112,9 +120,8 @@ describe('kube-rx watch failures', () => {
       code: 404,
       reason: 'NotFound',
       message: 'the server could not find the requested resource',
-      args: ['watch', 'example.com/v1/widgets'],
-      expected:
-        /unknown resource "example.com\/v1\/widgets": the server has no such resource \(404 NotFound/,
+      args: ['watch', 'v1/secrets'],
+      expected: /unknown resource "v1\/secrets": the server has no such resource \(404 NotFound/,
     },
     {
       what: 'missing permissions (403)',
@@ -125,7 +132,7 @@ describe('kube-rx watch failures', () => {
       expected: /forbidden: you may not list and watch pods: 403 Forbidden: pods is forbidden/,
     },
   ])('$what', async ({ code, reason, message, args, expected }) => {
-    server.faults.fail(code, { reason, message });
+    server.faults.fail(code, { reason, message, match: 'list' });
     expectFailure(await run(args), expected);
   });
 

@@ -1,9 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
-import { CliError } from '../../src/cli/errors.js';
 import { formatAge, humanDuration } from '../../src/cli/format/age.js';
 import { summarizePod } from '../../src/cli/format/podStatus.js';
-import { resolveResourceArg } from '../../src/cli/resourceArg.js';
 import { tableLayout } from '../../src/cli/watch/columns.js';
 import { TablePrinter } from '../../src/cli/watch/printers.js';
 import { added, deleted, modified, pod } from '../../src/testing/marbles/builders.js';
@@ -96,55 +94,16 @@ describe('pod status, as kubectl summarises it', () => {
   });
 });
 
-describe('resource names on the command line', () => {
-  it('knows the core short forms and kubectl names', () => {
-    expect(resolveResourceArg('po').ref).toEqual({ group: '', apiVersion: 'v1', plural: 'pods' });
-    expect(resolveResourceArg('deploy')).toMatchObject({
-      ref: { group: 'apps', apiVersion: 'v1', plural: 'deployments' },
-      nameKind: 'deployment.apps',
-    });
-    expect(resolveResourceArg('ns')).toMatchObject({
-      ref: { plural: 'namespaces' },
-      namespaced: false,
-    });
-    expect(resolveResourceArg('events').ref.plural).toBe('events');
-  });
-
-  it('takes group/version/plural and version/plural', () => {
-    expect(resolveResourceArg('stable.example.com/v1/crontabs')).toMatchObject({
-      ref: { group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs' },
-      namespaced: true,
-      nameKind: 'crontab.stable.example.com',
-    });
-    expect(resolveResourceArg('v1/secrets')).toMatchObject({
-      ref: { group: '', apiVersion: 'v1', plural: 'secrets' },
-      nameKind: 'secret',
-    });
-    expect(resolveResourceArg('v1/nodes').namespaced).toBe(false);
-  });
-
-  it('refuses what it cannot resolve, with a CliError that says how', () => {
-    expect(() => resolveResourceArg('statefulsets')).toThrow(CliError);
-    expect(() => resolveResourceArg('statefulsets')).toThrow(/apps\/v1\/statefulsets/);
-    expect(() => resolveResourceArg('apps/v1/Bad_Plural')).toThrow(
-      /bad resource "apps\/v1\/Bad_Plural"/,
-    );
-    expect(() => resolveResourceArg('a/b/c/d')).toThrow(/bad resource/);
-  });
-});
-
 describe('TablePrinter', () => {
   const now = Date.parse('2024-01-01T01:00:00Z');
   const created = { creationTimestamp: '2024-01-01T00:00:00Z' as unknown as Date };
   const print = () => {
     const lines: string[] = [];
     const empty: string[] = [];
-    const printer = new TablePrinter(
-      tableLayout('pods', '', false),
-      (l) => lines.push(l),
-      () => now,
-      () => empty.push('empty'),
-    );
+    const printer = new TablePrinter(tableLayout('pods', ''), (l) => lines.push(l), {
+      now: () => now,
+      onEmpty: () => empty.push('empty'),
+    });
     return { printer, lines, empty };
   };
 
@@ -182,9 +141,9 @@ describe('TablePrinter', () => {
   it('marks a deleted object other than a pod with <deleted> as its AGE, NAMESPACE column included', () => {
     const lines: string[] = [];
     const printer = new TablePrinter(
-      tableLayout('configmaps', '', true),
+      tableLayout('configmaps', '', { allNamespaces: true }),
       (l) => lines.push(l),
-      () => now,
+      { now: () => now },
     );
     const settings = { ...pod('settings', '1', { metadata: created }), kind: 'ConfigMap' };
     printer.event(added(settings));
@@ -199,15 +158,19 @@ describe('TablePrinter', () => {
 
   it('prints an initial listing too big to spread into Math.max', () => {
     const lines: string[] = [];
-    const printer = new TablePrinter(tableLayout('configmaps', '', false), (l) => lines.push(l));
+    const printer = new TablePrinter(tableLayout('configmaps', ''), (l) => lines.push(l));
     for (let i = 0; i < 150_000; i++) printer.event(added(pod(`cm-${i}`, '1')));
     expect(() => printer.synced()).not.toThrow();
     expect(lines).toHaveLength(150_001);
   });
 
   it('uses NAME and AGE for other resources, NAMESPACE first for every namespace', () => {
-    expect(tableLayout('configmaps', '', true).headers).toEqual(['NAMESPACE', 'NAME', 'AGE']);
-    expect(tableLayout('deployments', 'apps', false).headers).toEqual([
+    expect(tableLayout('configmaps', '', { allNamespaces: true }).headers).toEqual([
+      'NAMESPACE',
+      'NAME',
+      'AGE',
+    ]);
+    expect(tableLayout('deployments', 'apps').headers).toEqual([
       'NAME',
       'READY',
       'UP-TO-DATE',

@@ -8,7 +8,7 @@ import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
-jest.setTimeout(40_000);
+jest.setTimeout(90_000);
 
 // The real binary against a real (fake) API server: what a user types, what a user sees.
 let main: string;
@@ -104,8 +104,8 @@ describe('kube-rx watch', () => {
     server.delete(pods, 'default', 'web-3');
   });
 
-  it('prints JSON lines {type, object} with -o json, every namespace with -A', async () => {
-    const cli = start('watch', 'pods', '-A', '-o', 'json');
+  it('prints JSON lines {type, object} with -o json --output-watch-events, every namespace with -A', async () => {
+    const cli = start('watch', 'pods', '-A', '-o', 'json', '--output-watch-events');
     await cli.waitForStdout(/"web-9"/);
     const initial = cli.stdoutLines.map(
       (line) => JSON.parse(line) as { type: string; object: V1Pod },
@@ -190,7 +190,7 @@ describe('kube-rx watch', () => {
   it('resumes after the API server restarts: the new change arrives once, nothing is repeated', async () => {
     // Earlier specs' processes are gone (afterEach), so the one watch left open will be this one.
     await until(() => server.openWatches === 0, 'earlier watches to close');
-    const cli = start('watch', 'pods', '-A', '-o', 'json');
+    const cli = start('watch', 'pods', '-A', '-o', 'json', '--output-watch-events');
     await cli.waitForStdout(/"web-9"/);
     const initialLines = cli.stdoutLines.length;
     // Restart once the watch (after the list) is streaming, so that it is cut mid-way.

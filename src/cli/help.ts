@@ -18,32 +18,44 @@ Flags:
 `;
 
 /** `kube-rx watch --help`. */
-export const WATCH_HELP = `Usage: kube-rx watch <plural | group/version/plural> [flags]
+export const WATCH_HELP = `Usage: kube-rx watch <resource> [flags]
 
 Lists, then watches, a resource, like "kubectl get -w", and never gives up on a connection:
 it resumes from the last resourceVersion after a disconnect and relists after 410 Gone.
 Reconnections and relists are reported on stderr. Ctrl-C stops it.
 
-Resources: ${KNOWN_PLURALS.join(', ')} (and kubectl's short names: po, deploy, svc,
-no, ns, cm, rs, ev); anything else as group/version/plural (apps/v1/statefulsets,
-stable.example.com/v1/crontabs) or version/plural for the core group (v1/secrets).
-A custom resource that is cluster-scoped needs -A.
+<resource> is named as kubectl names it, through the server's discovery (read once per run):
+  pods | pod | po | Pod        plural, singular, short name or kind (any case)
+  deployments.apps             plural.group (also singular, short name or kind .group)
+  deployments.v1.apps          plural.version.group
+  crontabs                     custom resources too (crontabs.stable.example.com)
+  apps/v1/deployments          group/version/plural (v1/secrets for the core group)
+A name several groups serve is ambiguous unless the core group has it (events): name the
+group. Without discovery (403 on /apis, no answer) the built-in names still work:
+${KNOWN_PLURALS.join(', ')} (po, deploy, svc, no, ns, cm, rs, ev) and group/version/plural.
+
+Columns come from the server, as kubectl prints them (a custom resource's printer columns
+included); a server that does not answer Tables gets kube-rx's own columns.
 
 Flags:
   -n, --namespace <ns>        the namespace (default: the context's, else "default")
   -A, --all-namespaces        every namespace (adds a NAMESPACE column)
   -l, --selector <sel>        label selector, e.g. app=web,tier!=db
       --field-selector <sel>  field selector, e.g. status.phase=Running
-  -o, --output <format>       table (default), json (one {"type","object"} per line) or name
+  -o, --output <format>       table (default), wide (more columns), json (one object per
+                              line), yaml (one document per event, "---" between) or name
+      --output-watch-events   the event type too: an EVENT column, {"type","object"} in
+                              json and yaml, "ADDED pod/web" with name
       --metadata-only         ask for metadata only (PartialObjectMetadata): -o name (default) or json
       --context <name>        the kubeconfig context to use
       --kubeconfig <file>     the kubeconfig file to use
       --demo                  watch the embedded simulated cluster
   -h, --help                  show this help
 
-In a table, a deleted pod reads "Deleted" as its STATUS, another deleted object "<deleted>" as
-its AGE. Exit codes: 0 after Ctrl-C, 1 on bad flags, unknown resource, unreachable cluster,
-missing permissions or a bad kubeconfig.
+In a table, a deleted object reads "Deleted" as its STATUS, or "<deleted>" as its AGE when it
+has no STATUS (with --output-watch-events its EVENT says DELETED). Exit codes: 0 after Ctrl-C,
+1 on bad flags, unknown or ambiguous resource, unreachable cluster, missing permissions or a
+bad kubeconfig.
 `;
 
 /** `kube-rx dashboard --help`. */

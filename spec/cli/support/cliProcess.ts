@@ -96,7 +96,7 @@ export class CliProcess {
     main: string,
     args: string[],
     env: NodeJS.ProcessEnv,
-    timeoutMs = 10_000,
+    timeoutMs = 30_000,
   ): Promise<CliResult> {
     const cli = new CliProcess(main, args, env);
     const timer = setTimeout(() => cli.child.kill('SIGKILL'), timeoutMs);
@@ -108,12 +108,12 @@ export class CliProcess {
   }
 
   /** Resolves with the first stdout line matching `pattern` (seen before or later). */
-  waitForStdout(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+  waitForStdout(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
     return this.waitFor(this.stdoutLines, pattern, timeoutMs, 'stdout');
   }
 
   /** Resolves with the first stderr line matching `pattern` (seen before or later). */
-  waitForStderr(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+  waitForStderr(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
     return this.waitFor(this.stderrLines, pattern, timeoutMs, 'stderr');
   }
 

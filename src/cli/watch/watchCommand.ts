@@ -7,10 +7,11 @@ import { CliError, describeFailure, type FailureContext } from '../errors.js';
 import { WATCH_HELP } from '../help.js';
 import type { CliIo } from '../io.js';
 import { LifecycleReporter } from '../lifecycleReporter.js';
-import { resolveResourceArg, type ResolvedResource } from '../resourceArg.js';
+import { parseResourceArg, type ResolvedResource } from '../resourceArg.js';
 import { withClusterTarget } from '../withClusterTarget.js';
-import { tableLayout } from './columns.js';
+import { serverTableLayout, tableLayout } from './columns.js';
 import { JsonLinesPrinter, NamePrinter, TablePrinter, type EventPrinter } from './printers.js';
+import type { ServerColumns } from './serverTable.js';
 
 const OPTIONS = {
   ...COMMON_OPTIONS,
@@ -20,18 +21,31 @@ const OPTIONS = {
   'field-selector': { type: 'string' },
   output: { type: 'string', short: 'o' },
   'metadata-only': { type: 'boolean' },
+  'output-watch-events': { type: 'boolean' },
 } as const;
 
-const OUTPUTS = ['table', 'json', 'name'] as const;
+const OUTPUTS = ['table', 'wide', 'json', 'yaml', 'name'] as const;
 type Output = (typeof OUTPUTS)[number];
 
+/** What decides the printer: the flags, and what the command learnt of the resource. */
+interface PrintConfig {
+  output: Output;
+  watchEvents: boolean;
+  /** A NAMESPACE column: a namespaced resource watched in every namespace. */
+  namespaceColumn: boolean;
+  /** Where the server's Table columns arrive (table and wide output). */
+  serverColumns: ServerColumns;
+}
+
 /**
- * `kube-rx watch <resource> [flags]`: lists and watches through the resilient pipeline, printing
- * a table, JSON lines or names on stdout and connection trouble on stderr, until Ctrl-C
- * (resolves 0) or a failure retrying cannot fix (throws a {@link CliError}).
+ * `kube-rx watch <resource> [flags]`: resolves the resource through the server's discovery as
+ * kubectl does, lists and watches it through the resilient pipeline (asking for the server's
+ * Table columns for table output), printing a table, JSON lines, YAML documents or names on
+ * stdout and connection trouble on stderr, until Ctrl-C (resolves 0) or a failure retrying
+ * cannot fix (throws a {@link CliError}).
  *
  * @example
- * const code = await watchCommand(['pods', '-n', 'default', '-o', 'json'], io);
+ * const code = await watchCommand(['deploy', '-n', 'default', '-o', 'wide'], io);
  */
 export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('watch', args, OPTIONS);
@@ -42,14 +56,14 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) {
     throw new CliError(
       positionals.length === 0
-        ? 'missing resource: kube-rx watch <plural | group/version/plural> (see: kube-rx watch --help)'
+        ? 'missing resource: kube-rx watch <resource> (see: kube-rx watch --help)'
         : `one resource at a time, got: ${positionals.join(' ')} (see: kube-rx watch --help)`,
     );
   }
   const metadata = values['metadata-only'] === true;
   const output = (values.output ?? (metadata ? 'name' : 'table')) as Output;
   if (!OUTPUTS.includes(output)) {
-    throw new CliError(`bad --output "${values.output}": expected table, json or name`);
+    throw new CliError(`bad --output "${values.output}": expected ${OUTPUTS.join(', ')}`);
   }
   if (metadata && output === 'table') {
     throw new CliError('--metadata-only prints -o name or -o json (a table needs whole objects)');
@@ -57,49 +71,71 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   if (values.namespace !== undefined && values['all-namespaces']) {
     throw new CliError('give -n/--namespace or -A/--all-namespaces, not both');
   }
-  const resource = resolveResourceArg(positionals[0]);
+  const parsed = parseResourceArg(positionals[0]);
   return withClusterTarget(values, io, async (target) => {
+    // Loaded only now, like the watch pipeline: --help and a mistyped flag should not wait.
+    const { resolveOnServer } = await import('./resolveOnServer.js');
+    const resource = await resolveOnServer(parsed, target.cluster, target.server, io);
+    if (resource === undefined) return 0; // interrupted while reading discovery
     const allNamespaces = values['all-namespaces'] === true || !resource.namespaced;
     const options: WatchOptions = {
       ...(allNamespaces ? {} : { namespace: values.namespace ?? target.namespace }),
       ...(values.selector !== undefined && { labelSelector: values.selector }),
       ...(values['field-selector'] !== undefined && { fieldSelector: values['field-selector'] }),
     };
-    const printer = makePrinter(
+    const config: PrintConfig = {
       output,
-      resource,
-      allNamespaces && resource.namespaced,
-      io,
-      options,
-    );
+      watchEvents: values['output-watch-events'] === true,
+      namespaceColumn: allNamespaces && resource.namespaced,
+      serverColumns: {},
+    };
+    const printer = await makePrinter(config, resource, io, options);
     const reporter = new LifecycleReporter(resource.label);
-    const { failFastWatch } = await import('./failFastWatch.js');
-    const ref = metadata ? metadataOnly(resource.ref) : resource.ref;
-    const events = failFastWatch(target.cluster, ref, options, {
+    const { resilientWatch } = await import('../resilientWatch.js');
+    const { tableWatchSource } = await import('./tableWatchSource.js');
+    const tables = output === 'table' || output === 'wide';
+    const events = resilientWatch(target.cluster, resource.ref, options, {
+      failFastWhenUnreachable: true,
       onLifecycle: (event) => {
         const line = reporter.observe(event);
         if (line) io.warn(`kube-rx: ${line}`);
       },
+      // Tables only for table output: json, yaml and name want the whole objects.
+      ...(tables && {
+        source: (cluster, ref, watchOptions) =>
+          tableWatchSource(cluster, ref, watchOptions, config.serverColumns),
+      }),
     });
     return print(events, printer, io, { what: resource.label, server: target.server });
   });
 }
 
-function makePrinter(
-  output: Output,
+async function makePrinter(
+  config: PrintConfig,
   resource: ResolvedResource,
-  namespaceColumn: boolean,
   io: CliIo,
   options: WatchOptions,
-): EventPrinter {
+): Promise<EventPrinter> {
+  const { output, watchEvents, namespaceColumn, serverColumns } = config;
   const writeLine = (line: string) => io.out(`${line}\n`);
-  if (output === 'json') return new JsonLinesPrinter(writeLine);
-  if (output === 'name') return new NamePrinter(resource.nameKind, writeLine);
+  if (output === 'json') return new JsonLinesPrinter(writeLine, watchEvents);
+  if (output === 'yaml') {
+    const { YamlPrinter } = await import('./yamlPrinter.js');
+    return new YamlPrinter((text) => io.out(text), watchEvents);
+  }
+  if (output === 'name') return new NamePrinter(resource.nameKind, writeLine, watchEvents);
   const { group, plural } = resource.ref;
   const where = options.namespace ? ` in ${options.namespace} namespace` : '';
-  return new TablePrinter(tableLayout(plural, group, namespaceColumn), writeLine, Date.now, () =>
-    io.warn(`No resources found${where} (yet); watching.`),
-  );
+  const layoutConfig = { wide: output === 'wide', allNamespaces: namespaceColumn };
+  // Chosen at the first rows: by then the list has answered, with the server's columns or not.
+  const layout = () =>
+    serverColumns.columns
+      ? serverTableLayout(serverColumns.columns, layoutConfig)
+      : tableLayout(plural, group, layoutConfig);
+  return new TablePrinter(layout, writeLine, {
+    watchEvents,
+    onEmpty: () => io.warn(`No resources found${where} (yet); watching.`),
+  });
 }
 
 /** Prints `events` until Ctrl-C (resolves 0) or a failure retrying cannot fix (rejects). */

@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { CliError } from '../../src/cli/errors.js';
+import {
+  apiGroups,
+  apiResources,
+  Discovery,
+  DiscoveryUnavailableError,
+  type ApiResource,
+} from '../../src/cli/kube/discovery.js';
+import {
+  discoveryScope,
+  parseResourceArg,
+  resolveResourceArg,
+  resolveWithoutDiscovery,
+} from '../../src/cli/resourceArg.js';
+import { RawServer } from '../support/rawServer.js';
+import { coreV1, coreVersions, groupList, groupVersions } from './support/discoveryDocuments.js';
+
+/** What discovery of everything gives for the documents: core first, then preferred versions. */
+function catalog(): ApiResource[] {
+  const resources = apiResources(coreV1, '', 'v1', true);
+  for (const group of apiGroups(groupList)) {
+    group.versions.forEach((version, i) => {
+      const list = groupVersions[`${group.name}/${version}`];
+      if (list) resources.push(...apiResources(list, group.name, version, i === 0));
+    });
+  }
+  return resources;
+}
+
+const resolve = (arg: string) => resolveResourceArg(parseResourceArg(arg), catalog());
+const refOf = (arg: string) => {
+  const { ref } = resolve(arg);
+  return `${ref.group}/${ref.apiVersion}/${ref.plural}`;
+};
+
+describe('resource names resolved through discovery, as kubectl resolves them', () => {
+  it.each([
+    ['pods', '/v1/pods'],
+    ['pod', '/v1/pods'],
+    ['po', '/v1/pods'],
+    ['Pod', '/v1/pods'],
+    ['PODS', '/v1/pods'],
+    ['deploy', 'apps/v1/deployments'],
+    ['Deployment', 'apps/v1/deployments'],
+    ['deployments.apps', 'apps/v1/deployments'],
+    ['deploy.apps', 'apps/v1/deployments'],
+    ['Deployment.apps', 'apps/v1/deployments'],
+    ['deployments.v1.apps', 'apps/v1/deployments'],
+    ['sts', 'apps/v1/statefulsets'],
+    ['crontabs', 'stable.example.com/v1/crontabs'],
+    ['ct', 'stable.example.com/v1/crontabs'],
+    ['CronTab', 'stable.example.com/v1/crontabs'],
+    ['crontabs.stable.example.com', 'stable.example.com/v1/crontabs'],
+    ['crontabs.v1.stable.example.com', 'stable.example.com/v1/crontabs'],
+    ['hpa', 'autoscaling/v2/horizontalpodautoscalers'],
+    ['hpa.v1.autoscaling', 'autoscaling/v1/horizontalpodautoscalers'],
+    ['events', '/v1/events'],
+    ['events.events.k8s.io', 'events.k8s.io/v1/events'],
+    ['apps/v1/deployments', 'apps/v1/deployments'],
+    ['v1/secrets', '/v1/secrets'],
+    ['widgets.toys.example.com', 'toys.example.com/v1/widgets'],
+    ['wd', 'toys.example.com/v1/widgets'],
+  ])('%s -> %s', (arg, ref) => expect(refOf(arg)).toBe(ref));
+
+  it("knows scope and kubectl's -o name kind from discovery", () => {
+    expect(resolve('ns')).toMatchObject({ namespaced: false, nameKind: 'namespace' });
+    expect(resolve('ct')).toMatchObject({
+      namespaced: true,
+      nameKind: 'crontab.stable.example.com',
+    });
+    expect(resolve('stable.example.com/v1/widgets')).toMatchObject({
+      namespaced: false,
+      nameKind: 'widget.stable.example.com',
+    });
+  });
+
+  it('says a name two groups serve is ambiguous, in one line that names both', () => {
+    expect(() => resolve('widgets')).toThrow(CliError);
+    expect(() => resolve('widgets')).toThrow(
+      'ambiguous resource "widgets": it names widgets.stable.example.com, widgets.toys.example.com; give one of these',
+    );
+  });
+
+  it('says an unknown name is unknown, with the nearest names', () => {
+    expect(() => resolve('deploymnets')).toThrow(
+      'unknown resource "deploymnets": the server doesn\'t have a resource type "deploymnets" (did you mean deployments.apps?)',
+    );
+    expect(() => resolve('crontab.other.example.com')).toThrow(
+      /did you mean crontabs\.stable\.example\.com\?/,
+    );
+    expect(() => resolve('apps/v1/deploymentz')).toThrow(
+      /"apps\/v1\/deploymentz": the server doesn't have a resource type "deploymentz" in apps\/v1 \(did you mean deployments\.apps\?\)/,
+    );
+    expect(() => resolve('zzzzzz')).toThrow(/doesn't have a resource type "zzzzzz"$/);
+  });
+
+  it('names the group versions whose discovery failed when a name is unknown', () => {
+    expect(() =>
+      resolveResourceArg(parseResourceArg('podmetrics'), catalog(), [
+        'metrics.k8s.io/v1beta1: 503',
+      ]),
+    ).toThrow(/; discovery failed for metrics\.k8s\.io\/v1beta1: 503$/);
+  });
+
+  it('refuses what can never name a resource before asking the server', () => {
+    expect(() => parseResourceArg('apps/v1/Bad_Plural')).toThrow(
+      /bad resource "apps\/v1\/Bad_Plural"/,
+    );
+    expect(() => parseResourceArg('a/b/c/d')).toThrow(/bad resource/);
+    expect(() => parseResourceArg('pods..apps')).toThrow(/bad resource/);
+    expect(() => parseResourceArg('pods?watch=1')).toThrow(CliError);
+  });
+
+  it('reads only the discovery a form needs', () => {
+    expect(discoveryScope(parseResourceArg('po'))).toEqual({ kind: 'everything' });
+    expect(discoveryScope(parseResourceArg('deployments.apps'))).toEqual({
+      kind: 'group',
+      group: 'apps',
+    });
+    expect(discoveryScope(parseResourceArg('deployments.v1.apps'))).toEqual({
+      kind: 'group',
+      group: 'apps',
+    });
+    expect(discoveryScope(parseResourceArg('apps/v1/deployments'))).toEqual({
+      kind: 'groupVersion',
+      group: 'apps',
+      version: 'v1',
+    });
+  });
+});
+
+describe('discovery documents from a hostile server', () => {
+  it('takes only well-formed names: they go into request paths, messages and output', () => {
+    const groups = apiGroups({
+      groups: [
+        { name: '../../api', versions: [{ version: 'v1' }] },
+        { name: 'ok.example.com', versions: [{ version: 'v1/../../x' }, { version: 'v2' }] },
+        { name: 'evil\u001b]0;x\u0007', versions: [{ version: 'v1' }] },
+      ],
+    });
+    expect(groups).toEqual([{ name: 'ok.example.com', versions: ['v2'] }]);
+    const resources = apiResources(
+      {
+        resources: [
+          { name: 'pods/log', kind: 'Pod' },
+          { name: 'things?watch=1', kind: 'Thing' },
+          { name: 'widgets', kind: 'Widget\u001b[2J', singularName: 'widget' },
+          { name: 'gadgets', kind: 'Gadget', singularName: 'G\u0007', shortNames: ['gd', 'x/y'] },
+        ],
+      },
+      'ok.example.com',
+      'v2',
+      true,
+    );
+    expect(resources.map((r) => [r.plural, r.singular, r.shortNames])).toEqual([
+      ['gadgets', 'gadget', ['gd']],
+    ]);
+  });
+});
+
+describe('resource names without discovery', () => {
+  const without = (arg: string) => resolveWithoutDiscovery(parseResourceArg(arg), '403 Forbidden');
+
+  it('still knows the eight built-in resources by every name, and group/version/plural', () => {
+    expect(without('po').ref).toEqual({ group: '', apiVersion: 'v1', plural: 'pods' });
+    expect(without('Deployment')).toMatchObject({
+      ref: { group: 'apps', plural: 'deployments' },
+      nameKind: 'deployment.apps',
+    });
+    expect(without('deployments.apps').ref.plural).toBe('deployments');
+    expect(without('ns').namespaced).toBe(false);
+    expect(without('stable.example.com/v1/crontabs')).toMatchObject({
+      ref: { group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs' },
+      namespaced: true,
+    });
+    expect(without('v1/nodes').namespaced).toBe(false);
+  });
+
+  it('says why anything else cannot be resolved', () => {
+    expect(() => without('crontabs')).toThrow(
+      /^unknown resource "crontabs": the server's discovery could not be read \(403 Forbidden\), so only the built-in names \(pods, deployments, .*\) and group\/version\/plural work$/,
+    );
+    expect(() => without('pods.metrics.k8s.io')).toThrow(/discovery could not be read/);
+  });
+});
+
+describe('Discovery over HTTP', () => {
+  let server: RawServer;
+  let forbidApis = false;
+  beforeAll(async () => {
+    server = await RawServer.start((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const json = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (path === '/api') return json(200, coreVersions);
+      if (path === '/api/v1') return json(200, coreV1);
+      if (path === '/apis') {
+        if (forbidApis)
+          return json(403, {
+            kind: 'Status',
+            status: 'Failure',
+            reason: 'Forbidden',
+            code: 403,
+            message: 'forbidden: /apis',
+          });
+        return json(200, groupList);
+      }
+      const groupVersion = path.replace(/^\/apis\//, '');
+      if (groupVersions[groupVersion]) return json(200, groupVersions[groupVersion]);
+      json(503, {
+        kind: 'Status',
+        status: 'Failure',
+        reason: 'ServiceUnavailable',
+        code: 503,
+        message: 'the server is currently unable to handle the request',
+      });
+    });
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+    forbidApis = false;
+  });
+  afterAll(() => server.stop());
+
+  it("reads every group's preferred version once, skips a failing aggregated API, and keeps what it read", async () => {
+    const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
+    const first = await discovery.resources({ kind: 'everything' });
+    expect(first.failed).toEqual([expect.stringMatching(/^metrics\.k8s\.io\/v1beta1: .*503/)]);
+    const paths = server.requests.map((r) => r.path).sort();
+    expect(paths).toEqual(
+      [
+        '/api',
+        '/api/v1',
+        '/apis',
+        '/apis/apps/v1',
+        '/apis/autoscaling/v2',
+        '/apis/events.k8s.io/v1',
+        '/apis/metrics.k8s.io/v1beta1',
+        '/apis/stable.example.com/v1',
+        '/apis/toys.example.com/v1',
+      ].sort(),
+    );
+    expect(server.requests.every((r) => r.headers.accept === 'application/json')).toBe(true);
+    // Core first, then the groups in the server's order, whatever order the answers came in.
+    expect([...new Set(first.resources.map((r) => r.group))]).toEqual([
+      '',
+      'apps',
+      'events.k8s.io',
+      'autoscaling',
+      'stable.example.com',
+      'toys.example.com',
+    ]);
+    expect(resolveResourceArg(parseResourceArg('deploy'), first.resources).ref.group).toBe('apps');
+
+    await discovery.resources({ kind: 'everything' });
+    await discovery.resources({ kind: 'group', group: 'apps' });
+    expect(server.requests).toHaveLength(paths.length);
+  });
+
+  it('reads only the named group for plural.group', async () => {
+    const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
+    const { resources } = await discovery.resources({ kind: 'group', group: 'autoscaling' });
+    expect(server.requests.map((r) => r.path).sort()).toEqual([
+      '/apis',
+      '/apis/autoscaling/v1',
+      '/apis/autoscaling/v2',
+    ]);
+    expect(resources.map((r) => `${r.version}:${r.preferred}`)).toEqual(['v2:true', 'v1:false']);
+  });
+
+  it('reads only /api/v1 for a core version/plural, so a 403 on /apis does not matter', async () => {
+    forbidApis = true;
+    const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
+    const scope = discoveryScope(parseResourceArg('v1/secrets'));
+    expect(scope).toEqual({ kind: 'groupVersion', group: '', version: 'v1' });
+    const { resources } = await discovery.resources(scope);
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/v1']);
+    expect(resolveResourceArg(parseResourceArg('v1/secrets'), resources).nameKind).toBe('secret');
+  });
+
+  it('is unavailable when /apis answers 403', async () => {
+    forbidApis = true;
+    const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
+    const failure = discovery.resources({ kind: 'everything' });
+    await expect(failure).rejects.toThrow(DiscoveryUnavailableError);
+    await expect(failure).rejects.toMatchObject({ cause: { statusCode: 403 } });
+  });
+});
