@@ -103,6 +103,10 @@ export function handleList(
       items.push(entryJson(entry, shape));
       if (shape.kind === 'table') tableObjects.push(entry.obj);
       lastKey = keys[i];
+    } else if (q.matches === undefined) {
+      // Nothing filters: the rest of the keys is the remaining count, no need to walk it.
+      remaining = keys.length - i;
+      break;
     } else {
       remaining++;
       if (q.selective) break;
