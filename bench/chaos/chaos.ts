@@ -55,6 +55,10 @@ export interface ChaosReport {
   seed: number;
   phaseMs: number;
   quiesceMs: number;
+  /** From the last fault to the store matching the server (both watches up) for good, in ms. */
+  lastFaultToConvergedMs?: number;
+  /** The most that may take: the backoff cap (30 s, scaled like the backoffs) plus 5 s. */
+  convergenceBudgetMs: number;
   mutations: MutationCounts;
   faults: Record<FaultKind, number>;
   faultsTotal: number;
@@ -203,14 +207,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // Quiescence: no more mutations or faults; wait for the store to match, both watches up.
     faults.reset();
     const quiesceStarted = Date.now();
+    // The start of the last stretch in which the store matched: when it converged for good.
+    let matchingSince: number | undefined;
     const converged = await quiesce({
-      settled: () =>
-        latest !== undefined &&
-        lifecycle.watchesUp === SOURCES.length &&
-        SOURCES.every(
-          (s) =>
-            compareStore(latest!.store(s), server.objects(kinds[s].resource), false).total === 0,
-        ),
+      settled: () => {
+        const matching =
+          latest !== undefined &&
+          lifecycle.watchesUp === SOURCES.length &&
+          SOURCES.every(
+            (s) =>
+              compareStore(latest!.store(s), server.objects(kinds[s].resource), false).total === 0,
+          );
+        matchingSince = matching ? (matchingSince ?? Date.now()) : undefined;
+        return matching;
+      },
       failed: () => pipelineError !== undefined,
       settleMs: SETTLE_MS,
       timeoutMs: quiesceTimeoutMs,
@@ -236,6 +246,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       seed,
       phaseMs,
       quiesceMs,
+      ...(converged &&
+        faults.lastFiredAt !== undefined && {
+          lastFaultToConvergedMs: matchingSince! - faults.lastFiredAt,
+        }),
+      convergenceBudgetMs: 30_000 * backoffScale + 5_000,
       mutations: { ...workload.counts },
       faults: { ...faults.fired },
       faultsTotal: faults.total,
@@ -273,6 +288,10 @@ function judge(report: ChaosReport): string[] {
   const failures: string[] = [];
   if (report.pipelineError) failures.push(`the pipeline failed: ${report.pipelineError}`);
   if (!report.converged) failures.push('the store never matched the server with both watches up');
+  if ((report.lastFaultToConvergedMs ?? 0) > report.convergenceBudgetMs)
+    failures.push(
+      `converging took longer than ${report.convergenceBudgetMs} ms after the last fault`,
+    );
   return [...failures, ...deliveryFailures(report)];
 }
 
@@ -290,6 +309,11 @@ export function formatReport(report: ChaosReport): string[] {
     `seed           ${report.seed}`,
     `phase          ${(report.phaseMs / 1000).toFixed(1)} s of mutations and faults, ` +
       `quiescence ${(report.quiesceMs / 1000).toFixed(1)} s`,
+    `convergence    ${
+      report.lastFaultToConvergedMs === undefined
+        ? 'none'
+        : `${(report.lastFaultToConvergedMs / 1000).toFixed(1)} s`
+    } from the last fault to a matching store (at most ${(report.convergenceBudgetMs / 1000).toFixed(1)} s)`,
     `mutations      ${report.mutations.total} (created ${report.mutations.created}, ` +
       `updated ${report.mutations.updated}, deleted ${report.mutations.deleted})`,
     `faults         ${report.faultsTotal}: ` +

@@ -35,6 +35,8 @@ export class FaultInjection {
     FAULT_KINDS.map((kind) => [kind, 0]),
   ) as Record<FaultKind, number>;
   private round: FaultKind[] = [];
+  /** `Date.now()` when the last fault was put in place (undefined before the first). */
+  lastFiredAt: number | undefined;
 
   constructor(
     private readonly server: FakeKubeApiServer,
@@ -94,6 +96,7 @@ export class FaultInjection {
         break;
     }
     this.fired[kind]++;
+    this.lastFiredAt = Date.now();
   }
 
   /** Disarms whatever was armed and not yet consumed. */

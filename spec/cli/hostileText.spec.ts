@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
+import { describeFailure } from '../../src/cli/errors.js';
+import { runCli } from '../../src/cli/runCli.js';
 import { pods } from '../../src/sources/resources.js';
+import { WatchError } from '../../src/WatchError.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { buildCli } from './support/cliBuild.js';
@@ -117,5 +121,45 @@ describe('kube-rx watch with control characters in server text', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('overloaded\\u001b]0;PWNED');
     expect(result.stderr).not.toMatch(CONTROL_BUT_NEWLINE);
+  });
+});
+
+describe('failure lines carry no credential and no control character', () => {
+  it('describeFailure: a password in the server URL and an unexpected error are cleaned', () => {
+    const ctx = { what: 'pods', server: 'https://admin:url-pw-4711@10.0.0.1:6443' };
+    const unreachable = new WatchError('request failed: connect ECONNREFUSED (/api/v1/pods)', {
+      errorType: 'SYSTEM_ERROR',
+      statusCode: 0,
+      resourcePath: '/api/v1/pods',
+    });
+    expect(describeFailure(unreachable, ctx)).toBe(
+      'cannot reach the cluster at https://10.0.0.1:6443: request failed: connect ECONNREFUSED (/api/v1/pods)',
+    );
+    expect(describeFailure(new Error(`boom${HOSTILE}`), ctx)).toBe(
+      'unexpected failure: boom\\u001b]0;PWNED\\u0007\\u001b[2K\\u000d',
+    );
+  });
+
+  it('kube-rx watch against a server URL with a password: stderr never shows it', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [
+        { name: 'c', server: 'http://admin:url-pw-4711@127.0.0.1:1', skipTLSVerify: true },
+      ],
+      users: [{ name: 'u', token: 'cli-token-123456' }],
+      contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
+      currentContext: 'c',
+    });
+    const lines: string[] = [];
+    const code = await runCli(['watch', 'pods'], {
+      out: () => {},
+      warn: (line) => lines.push(line),
+      env: isolatedEnv({ KUBECONFIG: writeKubeConfig(kc) }),
+      signal: new AbortController().signal,
+      version: 'spec',
+    });
+    expect(code).toBe(1);
+    expect(lines.join('\n')).toMatch(/cannot reach the cluster at http:\/\/127\.0\.0\.1:1/);
+    expect(lines.join('\n')).not.toContain('url-pw-4711');
   });
 });

@@ -1,4 +1,5 @@
 import { WatchError } from '../WatchError.js';
+import { redactSecrets } from '../security/redactSecrets.js';
 import { replaceControlCharacters } from '../security/sanitizeText.js';
 
 /**
@@ -35,9 +36,13 @@ export interface FailureContext {
  * // 'forbidden: you may not list and watch pods: 403 Forbidden: ... (/api/v1/pods)'
  */
 export function describeFailure(error: unknown, ctx: FailureContext): string {
+  // The server URL may carry a password, an unexpected error anything: redacted as a whole.
+  return replaceControlCharacters(redactSecrets(failureLine(error, ctx), Infinity));
+}
+
+function failureLine(error: unknown, ctx: FailureContext): string {
   if (!(error instanceof WatchError)) {
-    const message = error instanceof Error ? error.message : String(error);
-    return `unexpected failure: ${replaceControlCharacters(message)}`;
+    return `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
   }
   switch (error.errorType) {
     case 'NOT_FOUND':

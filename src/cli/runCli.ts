@@ -3,6 +3,7 @@ import { CliError } from './errors.js';
 import { MAIN_HELP } from './help.js';
 import type { CliIo } from './io.js';
 import { watchCommand } from './watch/watchCommand.js';
+import { redactSecrets } from '../security/redactSecrets.js';
 import { replaceControlCharactersKeepingLines } from '../security/sanitizeText.js';
 
 /** Everything {@link runCli} needs: the command's IO and the version to print. */
@@ -23,10 +24,12 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
  * process.exitCode = await runCli(['watch', 'pods'], io);
  */
 export async function runCli(argv: string[], terminalIo: RunCliIo): Promise<number> {
-  // Server text reaches stderr inside messages: no control character of it gets to the terminal.
+  // Server text reaches stderr inside messages: no credential and no control character of it
+  // gets to the terminal.
   const io = {
     ...terminalIo,
-    warn: (line: string) => terminalIo.warn(replaceControlCharactersKeepingLines(line)),
+    warn: (line: string) =>
+      terminalIo.warn(replaceControlCharactersKeepingLines(redactSecrets(line, Infinity))),
   };
   const [first, ...rest] = argv;
   try {
