@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { filter, firstValueFrom, take, toArray } from 'rxjs';
 import { load, loadAll } from 'js-yaml';
-import { resilientWatch } from '../../src/cli/resilientWatch.js';
+import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import { serverTableLayout, tableLayout } from '../../src/cli/watch/columns.js';
 import { JsonLinesPrinter, NamePrinter, TablePrinter } from '../../src/cli/watch/printers.js';
 import { YamlPrinter } from '../../src/cli/watch/yamlPrinter.js';

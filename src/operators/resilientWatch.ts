@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import { fromWatch } from '../sources/fromWatch.js';
+import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import type { ResumeConfig } from './ResumeConfig.js';
 import { resumeFromResourceVersion } from './resumeFromResourceVersion.js';
@@ -19,6 +20,12 @@ import { withBookmarks, type WithBookmarksConfig } from './withBookmarks.js';
 export interface ResilientWatchConfig<T = any> extends ResumeConfig<T> {
   /** The heartbeat: how long a watch may stay silent before it counts as dead. */
   bookmarks?: WithBookmarksConfig;
+  /** Opens the watch source (default `fromWatch`): a source with other request headers, say. */
+  source?: (
+    cluster: Cluster,
+    resource: ResourceRef<any>,
+    options: WatchOptions,
+  ) => WatchSource<any>;
 }
 
 /**
@@ -49,8 +56,8 @@ export function resilientWatch<T = KubernetesObject>(
   options: WatchOptions = {},
   config: ResilientWatchConfig<NoInfer<T>> = {},
 ): Observable<WatchEvent<T>> {
-  const { bookmarks, ...resume } = config;
-  return fromWatch<T>(cluster, resource, options).pipe(
+  const { bookmarks, source = fromWatch, ...resume } = config;
+  return (source(cluster, resource, options) as WatchSource<T>).pipe(
     withBookmarks<T>({ scheduler: resume.scheduler, ...bookmarks }),
     resumeFromResourceVersion<T>(resume),
   );

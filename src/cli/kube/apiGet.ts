@@ -2,7 +2,7 @@ import type { WatchError } from '../../WatchError.js';
 import type { Cluster } from '../../types.js';
 // The one import of the library's transport internals in the command: requests with an Accept
 // header of their own (discovery, server-side Tables) that the public sources do not send.
-import { openStream, type StreamOpenResult } from '../../sources/streamingBody.js';
+import { openStream, type StreamOpenResult } from '../../sources/request.js';
 import { networkError, parseError } from '../../sources/statusError.js';
 
 /** Plain JSON. */

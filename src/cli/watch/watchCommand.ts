@@ -1,7 +1,7 @@
 import { fromEvent, lastValueFrom, takeUntil, tap, type Observable } from 'rxjs';
 import { isInitialEventsEnd } from '../../operators/isInitialEventsEnd.js';
 import { metadataOnly } from '../../shapes/metadataOnly.js';
-import type { WatchEvent, WatchOptions } from '../../types.js';
+import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../../types.js';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
 import { CliError, describeFailure, type FailureContext } from '../errors.js';
 import { WATCH_HELP } from '../help.js';
@@ -91,18 +91,18 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
     };
     const printer = await makePrinter(config, resource, io, options);
     const reporter = new LifecycleReporter(resource.label);
-    const { resilientWatch } = await import('../resilientWatch.js');
+    const { failFastWatch } = await import('./failFastWatch.js');
     const { tableWatchSource } = await import('./tableWatchSource.js');
     const tables = output === 'table' || output === 'wide';
-    const events = resilientWatch(target.cluster, resource.ref, options, {
-      failFastWhenUnreachable: true,
+    const ref = metadata ? metadataOnly(resource.ref) : resource.ref;
+    const events = failFastWatch(target.cluster, ref, options, {
       onLifecycle: (event) => {
         const line = reporter.observe(event);
         if (line) io.warn(`kube-rx: ${line}`);
       },
       // Tables only for table output: json, yaml and name want the whole objects.
       ...(tables && {
-        source: (cluster, ref, watchOptions) =>
+        source: (cluster: Cluster, ref: ResourceRef<any>, watchOptions: WatchOptions) =>
           tableWatchSource(cluster, ref, watchOptions, config.serverColumns),
       }),
     });
