@@ -8,7 +8,7 @@ import { ResourceTypes } from './resourceTypes.js';
 import { FakeObjectApi } from './objectApi.js';
 import { PodLogs } from './podLogs.js';
 import { handleRequest } from './requestHandler.js';
-import type { ServerContext } from './requestHandler.js';
+import type { ServerContext } from './serverContext.js';
 import { makeTlsMaterial } from './tls.js';
 import type { TlsMaterial } from './tls.js';
 import { Waiters } from './waiters.js';

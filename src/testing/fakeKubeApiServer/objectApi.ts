@@ -1,5 +1,5 @@
 import type { KubernetesObject, ResourceRef } from '../../types.js';
-import type { ServerContext } from './requestHandler.js';
+import type { ServerContext } from './serverContext.js';
 import { crdObject, CRDS } from './resourceTypes.js';
 import type { ResourceDefinition } from './types.js';
 

@@ -9,7 +9,7 @@ import type { Route } from './paths.js';
 import { parseLogQuery } from './podLogs.js';
 import type { Reply } from './protocol.js';
 import { parseCollectionQuery } from './query.js';
-import type { ServerContext } from './requestHandler.js';
+import type { ServerContext } from './serverContext.js';
 import { StatusError, statusBody, tooLarge } from './statusBody.js';
 import { WatchConnection } from './watchStream.js';
 

@@ -3,48 +3,21 @@ import type { TLSSocket } from 'node:tls';
 import { answerPreflight, corsHeaders } from './cors.js';
 import { handleDelete } from './deletes.js';
 import { discoveryDocument, healthText, VERSION_INFO } from './discovery.js';
-import type { FaultInjector, RequestKind } from './faults.js';
-import type { ObjectStore } from './objectStore.js';
+import type { RequestKind } from './faults.js';
 import { parsePath } from './paths.js';
 import type { Route } from './paths.js';
-import type { PodLogs } from './podLogs.js';
 import { isGone, isHttp2, plainHeaders, withoutConnectionHeaders } from './protocol.js';
 import type { Reply, Request } from './protocol.js';
 import { isWatchQuery } from './query.js';
 import { handleRead } from './reads.js';
+import type { ServerContext } from './serverContext.js';
+export type { ServerContext } from './serverContext.js';
 import { appendBounded } from './records.js';
-import type { ResourceTypes } from './resourceTypes.js';
 import { handleScale } from './scale.js';
 import { sendJson, sendText } from './send.js';
 import { sendStatus, StatusError, statusBody } from './statusBody.js';
 import type { RecordedRequest } from './types.js';
-import type { WatchConnection } from './watchStream.js';
 import { create, methodNotAllowed, patch, replace } from './writes.js';
-
-/** What the request handler shares with the server. */
-export interface ServerContext {
-  readonly objects: ObjectStore;
-  readonly types: ResourceTypes;
-  /** `127.0.0.1:PORT`, for discovery's serverAddressByClientCIDRs. */
-  serverAddress(): string;
-  readonly logs: PodLogs;
-  readonly faults: FaultInjector;
-  readonly watches: Set<WatchConnection>;
-  readonly requests: RecordedRequest[];
-  /** How many requests are kept. */
-  readonly recordLimit: number;
-  /** Timers of delayed requests, cleared by `stop()`. */
-  readonly timers: Set<NodeJS.Timeout>;
-  token: string | null;
-  readonly clientCA: boolean;
-  readonly bookmarkIntervalMs: number;
-  readonly keepAlive: boolean;
-  /** Answer CORS preflights and let loopback origins read answers. */
-  readonly cors: boolean;
-  connectionId(req: Request): number;
-  /** Counts a request (`requests` is trimmed at `recordLimit`) and wakes `waitForRequests`. */
-  requestArrived(): void;
-}
 
 /** Query parameters; the first value wins when one is repeated, as `url.Values.Get` does. */
 function queryOf(params: URLSearchParams): Record<string, string> {

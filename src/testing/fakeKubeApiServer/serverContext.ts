@@ -1,0 +1,32 @@
+import type { FaultInjector } from './faults.js';
+import type { ObjectStore } from './objectStore.js';
+import type { PodLogs } from './podLogs.js';
+import type { Request } from './protocol.js';
+import type { ResourceTypes } from './resourceTypes.js';
+import type { RecordedRequest } from './types.js';
+import type { WatchConnection } from './watchStream.js';
+
+/** What the request handler shares with the server. */
+export interface ServerContext {
+  readonly objects: ObjectStore;
+  readonly types: ResourceTypes;
+  /** `127.0.0.1:PORT`, for discovery's serverAddressByClientCIDRs. */
+  serverAddress(): string;
+  readonly logs: PodLogs;
+  readonly faults: FaultInjector;
+  readonly watches: Set<WatchConnection>;
+  readonly requests: RecordedRequest[];
+  /** How many requests are kept. */
+  readonly recordLimit: number;
+  /** Timers of delayed requests, cleared by `stop()`. */
+  readonly timers: Set<NodeJS.Timeout>;
+  token: string | null;
+  readonly clientCA: boolean;
+  readonly bookmarkIntervalMs: number;
+  readonly keepAlive: boolean;
+  /** Answer CORS preflights and let loopback origins read answers. */
+  readonly cors: boolean;
+  connectionId(req: Request): number;
+  /** Counts a request (`requests` is trimmed at `recordLimit`) and wakes `waitForRequests`. */
+  requestArrived(): void;
+}
