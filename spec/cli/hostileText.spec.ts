@@ -99,7 +99,7 @@ describe('kube-rx watch with control characters in server text', () => {
     expect(result.stdout).not.toMatch(CONTROL_BUT_NEWLINE);
     const names = result.stdout
       .split('\n')
-      .map((line) => (JSON.parse(line) as { object: V1Pod }).object.metadata?.name);
+      .map((line) => (JSON.parse(line) as V1Pod).metadata?.name);
     expect(names).toContain(EVIL_NAME);
   });
 

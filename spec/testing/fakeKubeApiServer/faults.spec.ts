@@ -12,6 +12,15 @@ describe('FakeKubeApiServer faults', () => {
   });
   afterEach(() => server.stop());
 
+  it('fail() is for resource requests: discovery, version and health pass it by', async () => {
+    server.faults.fail(503);
+    for (const path of ['/api', '/apis', '/api/v1', '/version', '/healthz']) {
+      expect([path, (await get(server, path)).status]).toEqual([path, 200]);
+    }
+    expect((await get(server, '/api/v1/pods')).status).toBe(503);
+    expect((await get(server, '/api/v1/pods')).status).toBe(200);
+  });
+
   it('dropAfter(n) destroys the next watch connection(s) after n events', async () => {
     server.faults.dropAfter(2, { times: 2 });
     for (let i = 0; i < 2; i++) {

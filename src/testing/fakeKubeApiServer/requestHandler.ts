@@ -106,7 +106,9 @@ function respond(
       : method === 'GET' && route !== undefined && route.kind !== 'log'
         ? 'list'
         : 'other';
-    const failure = ctx.faults.takeFailure(kind);
+    // Faults stand for the API failing a resource request; discovery and health stay up, as a
+    // client's discovery cache would keep them.
+    const failure = route === undefined ? undefined : ctx.faults.takeFailure(kind);
     if (failure !== undefined) {
       const details =
         failure.retryAfterSeconds === undefined

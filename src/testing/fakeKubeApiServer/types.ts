@@ -216,7 +216,10 @@ export interface FailOptions {
   reason?: string;
   /** Status `message` (default: derived from the code). */
   message?: string;
-  /** Which requests it applies to (default `'any'`, pod logs included). */
+  /**
+   * Which resource requests it applies to (default `'any'`, pod logs and writes included).
+   * Discovery, `/version` and health paths are never failed.
+   */
   match?: 'watch' | 'list' | 'any';
 }
 
