@@ -74,7 +74,9 @@ describe('hostile transport', () => {
         };
         more();
       });
-      expect(result.arrayBuffersGrowth).toBeLessThan(8 * MB);
+      // The server writes as fast as the socket drains for 1.5 s; the peak counts the reads the
+      // collector has not reached yet (10 MB seen under a loaded full run), a held line all of it.
+      expect(result.arrayBuffersGrowth).toBeLessThan(24 * MB);
       expect(lastError(result.generator).message).toMatch(/timeout/i);
     } finally {
       transportSettings.headersTimeoutMs = headersTimeoutMs;
