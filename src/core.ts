@@ -1,0 +1,45 @@
+// What both entries of kube-rx export: everything but the KubeConfig adapter, which needs Node.js.
+// index.ts (Node) adds it; browser.ts (the `browser` export condition) is this alone.
+export type {
+  Cluster,
+  ClusterConnection,
+  KubernetesObject,
+  ListOptions,
+  ListResult,
+  Logger,
+  ResolvedConnection,
+  ResolvedTls,
+  ResourceRef,
+  WatchErrorEvent,
+  WatchEvent,
+  WatchEventType,
+  WatchObjectEvent,
+  WatchOptions,
+} from './types.js';
+export { WatchError, errorTypeForStatus } from './WatchError.js';
+export type { WatchErrorInit, WatchErrorType } from './WatchError.js';
+export { createWatchSource, sourceInit } from './sources/WatchSource.js';
+export type { WatchSource, WatchSourceInit } from './sources/WatchSource.js';
+export { watchResource } from './watch.js';
+export { fromWatch } from './sources/fromWatch.js';
+export { fromList, DEFAULT_LIST_LIMIT } from './sources/fromList.js';
+export { fromPodLogs } from './sources/fromPodLogs.js';
+export type { PodLogsOptions } from './sources/fromPodLogs.js';
+export { resolveConnection } from './sources/connection.js';
+export { resourcePath } from './sources/resourcePath.js';
+export type { ResourceLocation } from './sources/resourcePath.js';
+export {
+  resource,
+  pods,
+  services,
+  configmaps,
+  nodes,
+  namespaces,
+  events,
+  deployments,
+  replicasets,
+} from './sources/resources.js';
+export * from './operators/index.js';
+export { metadataOnly } from './shapes/metadataOnly.js';
+export { stripManagedFields } from './shapes/stripManagedFields.js';
+export type { ObjectTransform, V1PartialObjectMetadata } from './types.js';
