@@ -11,6 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout, clearTimeout } from 'node:timers';
 import { URL } from 'node:url';
+import { benchKubeConfig as kubeConfig } from '../benchKubeConfig.mjs';
 
 const dist = new URL('../../dist/index.js', import.meta.url).href;
 const [config, target, count, extra] = process.argv.slice(2);
@@ -29,18 +30,6 @@ const KUBE_RX = {
 
 function fullGc() {
   for (let i = 0; i < 3; i++) globalThis.gc();
-}
-
-async function kubeConfig(server) {
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'bench', server, skipTLSVerify: true }],
-    users: [{ name: 'bench', token: 'bench-token' }],
-    contexts: [{ name: 'bench', cluster: 'bench', user: 'bench' }],
-    currentContext: 'bench',
-  });
-  return kc;
 }
 
 /** Syncs with kube-rx: resilientWatch + toStore; resolves with what keeps the store alive. */

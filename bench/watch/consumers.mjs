@@ -5,6 +5,7 @@
 // metadata.resourceVersion, so every event must have been fully parsed by then.
 import { URL, URLSearchParams, pathToFileURL } from 'node:url';
 import { PODS, eventLine, podTemplates, versionOf } from './pods.mjs';
+import { benchKubeConfig as kubeConfig } from '../benchKubeConfig.mjs';
 
 // KUBE_RX_DIST points the kube-rx consumers at another build (watch.bench.mjs --alt=<dist>), to
 // measure a proposed change against the current code in the same interleaved run.
@@ -47,18 +48,6 @@ export class Tally {
 
 const PODS_REF = { group: '', apiVersion: 'v1', plural: 'pods' };
 const WATCH_PATH = '/api/v1/pods';
-
-async function kubeConfig(server) {
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'bench', server, skipTLSVerify: true }],
-    users: [{ name: 'bench', token: 'bench-token' }],
-    contexts: [{ name: 'bench', cluster: 'bench', user: 'bench' }],
-    currentContext: 'bench',
-  });
-  return kc;
-}
 
 /**
  * The end of one run of a callback-style consumer: `promise` resolves with the tally at `done()`
@@ -106,41 +95,29 @@ function readUntil(observable, tally, onValue) {
   return end.promise;
 }
 
+/** kube-rx fromWatch: subscribe and count (over HTTP/1.1 or, with `h2`, HTTP/2). */
+const FROM_WATCH = {
+  kubeRx: true,
+  label: 'kube-rx fromWatch',
+  async load({ server, events }) {
+    const { fromWatch } = await import(dist('sources/fromWatch.js'));
+    const kc = await kubeConfig(server);
+    return () => {
+      const tally = new Tally(events);
+      return readUntil(fromWatch(kc, PODS_REF), tally, (event) => {
+        if (event.type === 'ERROR') throw event.error;
+        return tally.add(event.type, event.object);
+      });
+    };
+  },
+};
+
 export const consumers = {
   /** kube-rx fromWatch: subscribe and count. */
-  fromWatch: {
-    kubeRx: true,
-    label: 'kube-rx fromWatch',
-    async load({ server, events }) {
-      const { fromWatch } = await import(dist('sources/fromWatch.js'));
-      const kc = await kubeConfig(server);
-      return () => {
-        const tally = new Tally(events);
-        return readUntil(fromWatch(kc, PODS_REF), tally, (event) => {
-          if (event.type === 'ERROR') throw event.error;
-          return tally.add(event.type, event.object);
-        });
-      };
-    },
-  },
+  fromWatch: FROM_WATCH,
 
   /** kube-rx fromWatch over HTTP/2 (TLS, ALPN h2): one watch, one stream of the session. */
-  fromWatchH2: {
-    kubeRx: true,
-    h2: true,
-    label: 'kube-rx fromWatch, HTTP/2',
-    async load({ server, events }) {
-      const { fromWatch } = await import(dist('sources/fromWatch.js'));
-      const kc = await kubeConfig(server);
-      return () => {
-        const tally = new Tally(events);
-        return readUntil(fromWatch(kc, PODS_REF), tally, (event) => {
-          if (event.type === 'ERROR') throw event.error;
-          return tally.add(event.type, event.object);
-        });
-      };
-    },
-  },
+  fromWatchH2: { ...FROM_WATCH, h2: true, label: 'kube-rx fromWatch, HTTP/2' },
 
   /** 100 fromWatch at once over HTTP/2 (one session), events/100 each: the same events in all. */
   fromWatchH2x100: {

@@ -63,13 +63,15 @@ describe('the dashboard with markup and control characters in server text', () =
   it('shows a 403 Status message as text in the banner, its control characters replaced', async () => {
     server.faults.fail(403, { message: `denied ${MARKUP}${HOSTILE}`, times: 2 });
     await open();
-    const banner = page.locator('#error');
+    const banner = page.locator('[data-part="error"]');
     await banner.waitFor({ state: 'visible', timeout: 10_000 });
     const text = (await banner.textContent()) ?? '';
     expect(text).toContain(`denied ${MARKUP}\\u001b]0;PWNED\\u0007\\u001b[2K\\u000d`);
     // eslint-disable-next-line no-control-regex
     expect(text).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
-    await expect(page.locator('#error img, #log img').count()).resolves.toBe(0);
+    await expect(
+      page.locator('[data-part="error"] img, [data-part="log"] img').count(),
+    ).resolves.toBe(0);
     await expect(page.locator('body[data-pwned]').count()).resolves.toBe(0);
   });
 });

@@ -104,7 +104,12 @@ describe('kube-rx watch with control characters in server text', () => {
   });
 
   it('a 403 Status message on stderr has them replaced, and the command exits 1', async () => {
-    server.faults.fail(403, { reason: `Forbidden${CSI}`, message: `no access${HOSTILE}` });
+    // The list, not discovery (which the command reads first and may do without).
+    server.faults.fail(403, {
+      reason: `Forbidden${CSI}`,
+      message: `no access${HOSTILE}`,
+      match: 'list',
+    });
     const result = await CliProcess.run(main, ['watch', 'pods'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('no access\\u001b]0;PWNED\\u0007\\u001b[2K\\u000d');
@@ -112,7 +117,7 @@ describe('kube-rx watch with control characters in server text', () => {
   });
 
   it('a retried 503 reported on stderr has them replaced', async () => {
-    server.faults.fail(503, { message: `overloaded${HOSTILE}` });
+    server.faults.fail(503, { message: `overloaded${HOSTILE}`, match: 'list' });
     const cli = start('watch', 'pods');
     await cli.waitForStderr(/reconnecting in .*overloaded/);
     await cli.waitForStdout(/^web-1/);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { RawServer } from '../support/rawServer.js';
-import { startMetadataServer } from '../shapes/metadataServer.js';
+import { pods } from '../../src/sources/resources.js';
+import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import { pod } from '../../src/testing/marbles/builders.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 
@@ -8,13 +9,14 @@ import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.j
 jest.setTimeout(60_000);
 
 let main: string;
-let server: RawServer;
+let server: FakeKubeApiServer;
 let env: NodeJS.ProcessEnv;
 const running: CliProcess[] = [];
 
 beforeAll(async () => {
   main = await buildCli();
-  server = await startMetadataServer(2, true);
+  server = await FakeKubeApiServer.start();
+  for (const name of ['pod-0', 'pod-1']) server.create(pods, pod(name, ''));
   env = isolatedEnv({ KUBECONFIG: writeKubeConfig(server.kubeConfig()) });
 }, 240_000);
 
@@ -32,7 +34,10 @@ describe('kube-rx watch --metadata-only', () => {
     running.push(cli);
     await cli.waitForStdout(/pod\/pod-1/, 30_000);
     expect(cli.stdoutLines.slice(0, 2)).toEqual(['pod/pod-0', 'pod/pod-1']);
-    const accepts = server.requests.map((r) => r.headers.accept ?? '');
+    // The list and the watch of pods (discovery, read first, asks for plain JSON).
+    const accepts = server.requests
+      .filter((r) => r.path === '/api/v1/pods')
+      .map((r) => String(r.headers.accept ?? ''));
     expect(accepts.length).toBeGreaterThan(0);
     expect(accepts.every((a) => a.startsWith('application/json;as=PartialObjectMetadata'))).toBe(
       true,
@@ -47,10 +52,9 @@ describe('kube-rx watch --metadata-only', () => {
     );
     running.push(cli);
     const line = await cli.waitForStdout(/"pod-0"/, 30_000);
-    const event = JSON.parse(line) as { type: string; object: Record<string, unknown> };
-    expect(event.type).toBe('ADDED');
-    expect(Object.keys(event.object).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
-    expect(event.object.kind).toBe('PartialObjectMetadata');
+    const object = JSON.parse(line) as Record<string, unknown>;
+    expect(Object.keys(object).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+    expect(object.kind).toBe('PartialObjectMetadata');
   });
 
   it('refuses -o table', async () => {

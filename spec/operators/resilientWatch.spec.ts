@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Subscription } from 'rxjs';
 import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import type { LifecycleEvent } from '../../src/operators/LifecycleEvent.js';
+import { fromWatch } from '../../src/sources/fromWatch.js';
 import { pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
@@ -39,6 +40,30 @@ describe('resilientWatch', () => {
     const [list, watch] = s.requests;
     expect(list).toMatchObject({ watch: false, path: '/api/v1/namespaces/default/pods' });
     expect(watch?.query).toMatchObject({ resourceVersion: '1', allowWatchBookmarks: 'true' });
+  });
+
+  it('opens its watch through config.source when given (lists and watches go through it)', async () => {
+    server = await FakeKubeApiServer.start({ bookmarkIntervalMs: 0 });
+    const s = server;
+    s.create(pods, pod('a', ''));
+    const opened: unknown[] = [];
+    subscription = resilientWatch(
+      s.kubeConfig(),
+      pods,
+      { namespace: 'default' },
+      {
+        source: (cluster, resource, options) => {
+          opened.push(options);
+          return fromWatch(cluster, resource, { ...options, labelSelector: 'app=through-source' });
+        },
+      },
+    ).subscribe();
+    await until(() => s.openWatches === 1, 'the watch');
+    expect(opened).toEqual([{ namespace: 'default' }]);
+    expect(s.requests.map((r) => r.query.labelSelector)).toEqual([
+      'app=through-source',
+      'app=through-source',
+    ]);
   });
 
   it('gives up on a silent watch after config.bookmarks.idleTimeout and resumes, telling onLifecycle', async () => {

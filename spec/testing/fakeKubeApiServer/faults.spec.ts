@@ -12,12 +12,12 @@ describe('FakeKubeApiServer faults', () => {
   });
   afterEach(() => server.stop());
 
-  it('fail() is for resource requests: discovery, version and health pass it by', async () => {
-    server.faults.fail(503);
-    for (const path of ['/api', '/apis', '/api/v1', '/version', '/healthz']) {
-      expect([path, (await get(server, path)).status]).toEqual([path, 200]);
-    }
+  it("fail() with match 'list' passes discovery by; 'any' fails whatever comes next", async () => {
+    server.faults.fail(503, { match: 'list' });
+    expect((await get(server, '/api')).status).toBe(200);
     expect((await get(server, '/api/v1/pods')).status).toBe(503);
+    server.faults.fail(403);
+    expect((await get(server, '/apis')).status).toBe(403);
     expect((await get(server, '/api/v1/pods')).status).toBe(200);
   });
 

@@ -106,9 +106,7 @@ function respond(
       : method === 'GET' && route !== undefined && route.kind !== 'log'
         ? 'list'
         : 'other';
-    // Faults stand for the API failing a resource request; discovery and health stay up, as a
-    // client's discovery cache would keep them.
-    const failure = route === undefined ? undefined : ctx.faults.takeFailure(kind);
+    const failure = ctx.faults.takeFailure(kind);
     if (failure !== undefined) {
       const details =
         failure.retryAfterSeconds === undefined

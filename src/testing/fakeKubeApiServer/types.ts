@@ -217,8 +217,8 @@ export interface FailOptions {
   /** Status `message` (default: derived from the code). */
   message?: string;
   /**
-   * Which resource requests it applies to (default `'any'`, pod logs and writes included).
-   * Discovery, `/version` and health paths are never failed.
+   * Which requests it applies to: `'list'` is a GET of resources (discovery is not), `'watch'` a
+   * watch, `'any'` (default) whatever comes next, discovery and pod logs included.
    */
   match?: 'watch' | 'list' | 'any';
 }
