@@ -38,6 +38,9 @@ export class RawServer {
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
+      // A client that hangs up may only half-close (fetch sends a FIN and waits): the API server
+      // ends the request then, as Go's server does, and so does this one.
+      socket.once('end', () => socket.destroy());
     });
   }
 

@@ -143,7 +143,9 @@ describe('the fetch transport under fromWatch and fromList', () => {
   });
 
   it('aborts the fetch on unsubscribe: the server sees the socket close within 250 ms', async () => {
-    raw = await RawServer.start((_req, res) => {
+    let watchSocketClosed = false;
+    raw = await RawServer.start((req, res) => {
+      req.socket.once('close', () => (watchSocketClosed = true));
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write(line('ADDED', 'a', '1'));
     });
@@ -151,7 +153,9 @@ describe('the fetch transport under fromWatch and fromList', () => {
     await until(() => raw!.requests.length === 1 && raw!.openSockets === 1, 'the watch');
     const started = Date.now();
     subscription.unsubscribe();
-    await raw.waitForNoSockets(250);
+    // The watch's own connection. (Node's fetch, undici 6, then opens a spare connection that
+    // carries no request and idles out after about 4 s: the library cannot reach it.)
+    await until(() => watchSocketClosed, "the watch's connection to close", 250);
     expect(Date.now() - started).toBeLessThanOrEqual(250);
   });
 });

@@ -92,3 +92,45 @@ export abstract class BufferedBody implements ResponseBody {
     else this.earlyFailure = { cause };
   }
 }
+
+/**
+ * The answer to one request as its protocol adapter sees it: settled once (its head, a failure
+ * or an abort of `signal`), then its body. A failure after the head breaks the body instead,
+ * and nothing is told once the consumer released it.
+ */
+export abstract class ExchangeBody extends BufferedBody {
+  /** The consumer (or `signal`) gave the exchange up. */
+  protected released = false;
+  private settled = false;
+
+  constructor(
+    protected readonly signal: AbortSignal,
+    private readonly settle: (result: ExchangeResult) => void,
+  ) {
+    super();
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** The head arrived: the request settles with this body. */
+  protected answer(head: ResponseHead): void {
+    this.finish({ kind: 'answer', head, body: this });
+  }
+
+  /** The request or its body failed: before the head a `failed` result, after it a broken body. */
+  protected failWith(cause: unknown): void {
+    if (!this.settled) {
+      this.finish(this.released ? { kind: 'aborted' } : { kind: 'failed', cause });
+    } else if (!this.released) this.deliverFailure(cause);
+  }
+
+  protected readonly onAbort = (): void => {
+    this.release();
+    this.finish({ kind: 'aborted' });
+  };
+
+  private finish(result: ExchangeResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(result);
+  }
+}

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { BufferedBody, type ExchangeResult } from './body.js';
+import { ExchangeBody, type ExchangeResult } from './body.js';
 
 /** What an exchange sends: a GET of `path` on `origin`. */
 export interface OutgoingRequest {
@@ -51,20 +51,17 @@ export interface ExchangeHooks {
   done(): void;
 }
 
-class UndiciExchange extends BufferedBody implements Dispatcher.DispatchHandler {
+class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
-  private settled = false;
-  private released = false;
   private over = false;
   private running = false;
 
   constructor(
-    private readonly signal: AbortSignal,
-    private readonly settle: (result: ExchangeResult) => void,
+    signal: AbortSignal,
+    settle: (result: ExchangeResult) => void,
     private readonly hooks: ExchangeHooks,
   ) {
-    super();
-    signal.addEventListener('abort', this.onAbort, { once: true });
+    super(signal, settle);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -85,11 +82,7 @@ class UndiciExchange extends BufferedBody implements Dispatcher.DispatchHandler 
     if (this.released || statusCode < 200) return;
     // Nothing is read past the head until a consumer starts reading.
     controller.pause();
-    this.finish({
-      kind: 'answer',
-      head: { statusCode, statusText: statusMessage ?? '', headers },
-      body: this,
-    });
+    this.answer({ statusCode, statusText: statusMessage ?? '', headers });
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -105,9 +98,7 @@ class UndiciExchange extends BufferedBody implements Dispatcher.DispatchHandler 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     this.signal.removeEventListener('abort', this.onAbort);
     this.finished();
-    if (!this.settled) {
-      this.finish(this.released ? { kind: 'aborted' } : { kind: 'failed', cause: error });
-    } else if (!this.released) this.deliverFailure(error);
+    this.failWith(error);
   }
 
   pause(): void {
@@ -135,17 +126,6 @@ class UndiciExchange extends BufferedBody implements Dispatcher.DispatchHandler 
     this.over = true;
     this.running = false;
     this.hooks.done();
-  }
-
-  private readonly onAbort = (): void => {
-    this.release();
-    this.finish({ kind: 'aborted' });
-  };
-
-  private finish(result: ExchangeResult): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.settle(result);
   }
 }
 

@@ -1,6 +1,6 @@
 import http2 from 'node:http2';
 import type { IncomingHttpHeaders } from 'node:http';
-import { BufferedBody, type ExchangeResult } from './body.js';
+import { ExchangeBody, type ExchangeResult } from './body.js';
 import type { OutgoingRequest } from './http1Exchange.js';
 import { transportSettings } from './settings.js';
 
@@ -22,20 +22,17 @@ const CONNECTION_HEADERS = new Set([
  * `release()` resets the stream (RST_STREAM CANCEL): the server sees it at once, the session
  * lives on. `fail()` is how the session fails its streams (GOAWAY, a dead or broken session).
  */
-export class Http2Exchange extends BufferedBody {
+export class Http2Exchange extends ExchangeBody {
   private stream: http2.ClientHttp2Stream | undefined;
-  private settled = false;
-  private released = false;
   private headTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly request: OutgoingRequest,
-    private readonly settle: (result: ExchangeResult) => void,
+    settle: (result: ExchangeResult) => void,
     /** Called once when the stream is over, whatever ended it. */
     private readonly onOver: () => void,
   ) {
-    super();
-    request.signal.addEventListener('abort', this.onAbort, { once: true });
+    super(request.signal, settle);
   }
 
   /** Opens the stream on `session`. */
@@ -67,11 +64,7 @@ export class Http2Exchange extends BufferedBody {
       for (const [name, value] of Object.entries(head)) {
         if (name[0] !== ':') responseHeaders[name] = value as string;
       }
-      this.finish({
-        kind: 'answer',
-        head: { statusCode, statusText: '', headers: responseHeaders },
-        body: this,
-      });
+      this.answer({ statusCode, statusText: '', headers: responseHeaders });
     });
     stream.on('data', (chunk: Buffer) => this.deliver(chunk));
     stream.on('end', () => {
@@ -98,9 +91,7 @@ export class Http2Exchange extends BufferedBody {
   /** The request or its body failed: before the head a `failed` result, after it a broken body. */
   fail(cause: unknown): void {
     clearTimeout(this.headTimer);
-    if (!this.settled) {
-      this.finish(this.released ? { kind: 'aborted' } : { kind: 'failed', cause });
-    } else if (!this.released) this.deliverFailure(cause);
+    this.failWith(cause);
     this.closeStream();
     if (!this.stream) this.over();
   }
@@ -117,7 +108,7 @@ export class Http2Exchange extends BufferedBody {
     if (this.released) return;
     this.released = true;
     this.closed = true;
-    this.request.signal.removeEventListener('abort', this.onAbort);
+    this.signal.removeEventListener('abort', this.onAbort);
     clearTimeout(this.headTimer);
     this.closeStream();
     if (!this.stream) this.over();
@@ -129,24 +120,13 @@ export class Http2Exchange extends BufferedBody {
     if (stream && !stream.closed && !stream.destroyed) stream.close(NGHTTP2_CANCEL);
   }
 
-  private readonly onAbort = (): void => {
-    this.release();
-    this.finish({ kind: 'aborted' });
-  };
-
-  private finish(result: ExchangeResult): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.settle(result);
-  }
-
   private isOver = false;
 
   private over(): void {
     if (this.isOver) return;
     this.isOver = true;
     clearTimeout(this.headTimer);
-    this.request.signal.removeEventListener('abort', this.onAbort);
+    this.signal.removeEventListener('abort', this.onAbort);
     this.onOver();
   }
 }
