@@ -163,14 +163,23 @@ describe('kube-rx watch against FakeKubeApiServer discovery', () => {
   });
 
   it('still watches the built-in names when discovery fails (403), and says why a CRD cannot be named', async () => {
-    // The first request of a run is discovery's /api.
-    server.faults.fail(403, { reason: 'Forbidden', message: 'discovery is forbidden' });
+    // Discovery's /api, the first request of a run: only it (a watch of the previous run may
+    // still arrive, as it was sent before that run was stopped).
+    server.faults.fail(403, {
+      reason: 'Forbidden',
+      message: 'discovery is forbidden',
+      path: '/api',
+    });
     expect(await run('watch', 'po', '-o', 'name')).toMatchObject({
       code: 0,
       out: ['pod/web-1'],
       warnings: [],
     });
-    server.faults.fail(403, { reason: 'Forbidden', message: 'discovery is forbidden' });
+    server.faults.fail(403, {
+      reason: 'Forbidden',
+      message: 'discovery is forbidden',
+      path: '/api',
+    });
     const crontab = await run('watch', 'ct');
     expect(crontab.code).toBe(1);
     expect(crontab.warnings).toEqual([

@@ -21,6 +21,19 @@ describe('FakeKubeApiServer faults', () => {
     expect((await get(server, '/api/v1/pods')).status).toBe(200);
   });
 
+  it('fail() with a path fails that path only, or every path below one ending in /', async () => {
+    server.faults.fail(403, { path: '/api' });
+    expect((await get(server, '/api/v1/pods')).status).toBe(200);
+    expect((await get(server, '/apis')).status).toBe(200);
+    expect((await get(server, '/api')).status).toBe(403);
+    server.faults.fail(403, { path: '/apis/', times: 2 });
+    expect((await get(server, '/apis')).status).toBe(200);
+    expect((await get(server, '/apis/apps/v1')).status).toBe(403);
+    expect((await get(server, '/apis/apps/v1/deployments')).status).toBe(403);
+    expect((await get(server, '/apis/apps/v1')).status).toBe(200);
+    expect(() => server.faults.fail(403, { path: 'api' })).toThrow(RangeError);
+  });
+
   it('dropAfter(n) destroys the next watch connection(s) after n events', async () => {
     server.faults.dropAfter(2, { times: 2 });
     for (let i = 0; i < 2; i++) {

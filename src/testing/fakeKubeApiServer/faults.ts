@@ -13,6 +13,8 @@ export interface ArmedFailure {
   reason?: string;
   message?: string;
   match: 'watch' | 'list' | 'any';
+  /** Only requests for this path (ending in `/`: any path below it). */
+  path?: string;
 }
 
 /** What kind of request is asking: a watch, a list/get of a resource, or anything else (logs). */
@@ -68,6 +70,11 @@ export class FaultInjector implements FakeServerFaults {
     if (opts.retryAfterSeconds !== undefined) value.retryAfterSeconds = opts.retryAfterSeconds;
     if (opts.reason !== undefined) value.reason = opts.reason;
     if (opts.message !== undefined) value.message = opts.message;
+    if (opts.path !== undefined) {
+      if (!opts.path.startsWith('/'))
+        throw new RangeError(`fail() path must start with /: ${opts.path}`);
+      value.path = opts.path;
+    }
     this.fails.push({ value, remaining: times(opts) });
   }
 
@@ -94,8 +101,14 @@ export class FaultInjector implements FakeServerFaults {
   }
 
   /** The failure armed for a request of `kind`, if any. */
-  takeFailure(kind: RequestKind): ArmedFailure | undefined {
-    return take(this.fails, (f) => f.match === 'any' || f.match === kind);
+  takeFailure(kind: RequestKind, path: string): ArmedFailure | undefined {
+    return take(
+      this.fails,
+      (f) =>
+        (f.match === 'any' || f.match === kind) &&
+        (f.path === undefined ||
+          (f.path.endsWith('/') ? path.startsWith(f.path) : path === f.path)),
+    );
   }
 
   /** The faults of the next watch connection that streams. */

@@ -106,7 +106,7 @@ function respond(
       : method === 'GET' && route !== undefined && route.kind !== 'log'
         ? 'list'
         : 'other';
-    const failure = ctx.faults.takeFailure(kind);
+    const failure = ctx.faults.takeFailure(kind, path);
     if (failure !== undefined) {
       const details =
         failure.retryAfterSeconds === undefined

@@ -221,6 +221,11 @@ export interface FailOptions {
    * watch, `'any'` (default) whatever comes next, discovery and pod logs included.
    */
   match?: 'watch' | 'list' | 'any';
+  /**
+   * Only requests for this path (`'/api'`: discovery's first request alone, while the rest of a
+   * run goes through); a path ending in `/` is every path below it (`'/apis/'`).
+   */
+  path?: string;
 }
 
 /**
