@@ -107,19 +107,28 @@ describe('hostile floods', () => {
     const body = Buffer.from(
       line('ADDED', rawPod('slow', '1')) + line('MODIFIED', rawPod('slow', '2')),
     );
+    let sent = 0;
     raw().handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      let at = 0;
+      sent = 0;
       const timer = setInterval(() => {
         if (res.destroyed) return clearInterval(timer);
-        res.write(body.subarray(at % body.length, (at % body.length) + 1));
-        at++;
+        res.write(body.subarray(sent % body.length, (sent % body.length) + 1));
+        sent++;
       }, 2);
       res.on('close', () => clearInterval(timer));
     };
     const result = await runHostile(raw().kubeConfig(), {
-      // Long enough for a whole event (~130 bytes) even when a busy machine slows the 2 ms timer.
-      during: (stop) => setTimeout(stop, 1500),
+      // Stopped mid-line, once a whole event went out: a busy machine slows the 2 ms timer, so
+      // the stop waits for the bytes rather than for a time.
+      during: (stop) => {
+        sent = 0; // the previous path's connection counted too
+        const poll = setInterval(() => {
+          if (sent < body.length - 10) return;
+          clearInterval(poll);
+          stop();
+        }, 5);
+      },
     });
     expect(result.timedOut).toEqual([]);
     for (const events of [result.generator, result.observable]) {

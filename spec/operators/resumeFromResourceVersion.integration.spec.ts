@@ -318,10 +318,11 @@ describe('resumeFromResourceVersion over HTTP: a server that closes every watch 
     expect(count).toBeLessThanOrEqual(5);
     const watches = watchRequests(s);
     expect(watches.length).toBeGreaterThanOrEqual(3);
-    // Every one of them is a "very short watch", a failure with a growing backoff.
-    expect(rec.steps.filter((l) => l.startsWith('disconnected'))).toEqual(
-      Array(watches.length).fill('disconnected too-short 0'),
-    );
+    // Every one of them is a "very short watch", a failure with a growing backoff. The last one
+    // may be cut by the unsubscribe before its close reaches the client.
+    const disconnects = rec.steps.filter((l) => l.startsWith('disconnected'));
+    expect(disconnects.length).toBeGreaterThanOrEqual(watches.length - 1);
+    expect(new Set(disconnects)).toEqual(new Set(['disconnected too-short 0']));
     const delays = rec.lifecycle.flatMap(({ event }) =>
       event.type === 'backoff' ? [event.delay] : [],
     );
