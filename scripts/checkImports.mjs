@@ -2,7 +2,10 @@
 // - no import cycle among the modules of src/ (type-only imports count: a cycle of types is a
 //   cycle a reader has to hold in their head, and the next value import makes it a real one);
 // - nothing under src/, bench/ or examples/ imports from spec/ (the specs use the library, not
-//   the other way round).
+//   the other way round);
+// - spec/ mirrors src/ for what users import: every module a public entry (src/index.ts,
+//   src/browser.ts, src/testing/index.ts) exports a value from has a spec in the mirrored folder
+//   that imports it (src/operators/toStore.ts: a spec under spec/operators/ importing toStore.ts).
 // It reads each file's imports with the TypeScript compiler's pre-processor: no type checking,
 // well under a second.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -86,15 +89,64 @@ function cycles(graph) {
   return found;
 }
 
-// Cycles known and on their way out; each entry says who removes it. Keep this list empty.
-const TOLERATED = new Set([
-  // HTTP/1 exchange and its caller: both files are deleted by the transport work (undici).
-  'src/sources/http1/Http1Exchange.ts <-> src/sources/streamingBody.ts',
-]);
+/** The public entries: what users import. */
+const ENTRIES = ['src/index.ts', 'src/browser.ts', 'src/testing/index.ts'];
+
+/**
+ * The modules a public entry re-exports a value from (type-only exports aside), following
+ * `export * from` through barrels.
+ */
+function publicModules(root) {
+  const found = new Set();
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+    for (const statement of source.statements) {
+      if (!ts.isExportDeclaration(statement) || statement.isTypeOnly) continue;
+      if (!statement.moduleSpecifier) continue;
+      const target = resolveImport(file, statement.moduleSpecifier.text);
+      if (target === undefined) continue;
+      const clause = statement.exportClause;
+      if (clause === undefined) visit(target); // export * from: a barrel, or a module of values
+      if (clause === undefined || clause.elements?.some((element) => !element.isTypeOnly)) {
+        found.add(target);
+      }
+    }
+  };
+  for (const entry of ENTRIES) {
+    const file = join(root, entry);
+    try {
+      if (statSync(file).isFile()) visit(file);
+    } catch {
+      // a project without this entry
+    }
+  }
+  return [...found].filter((file) => !/\/index\.ts$|\/core\.ts$/.test(file));
+}
+
+/** Public modules of src/ with no spec importing them from the mirrored folder of spec/. */
+function unmirrored(root) {
+  const problems = [];
+  for (const file of publicModules(root)) {
+    const folder = join(root, 'spec', relative(join(root, 'src'), dirname(file)));
+    const specs = filesUnder(folder).filter(
+      (spec) => dirname(spec) === folder && spec.endsWith('.spec.ts'),
+    );
+    if (!specs.some((spec) => importsOf(spec).includes(file))) {
+      problems.push(
+        `${relative(root, file)} is public and no spec in ${relative(root, folder)}/ imports it`,
+      );
+    }
+  }
+  return problems.sort();
+}
 
 /**
  * What is wrong with the imports of the project at `root`: one line per cycle among the modules
- * of src/, one per file of src/, bench/ or examples/ that imports from spec/.
+ * of src/, one per file of src/, bench/ or examples/ that imports from spec/, one per public
+ * module without a spec in the mirrored folder.
  */
 export function findImportProblems(root) {
   const problems = [];
@@ -104,7 +156,7 @@ export function findImportProblems(root) {
       .map((file) => relative(root, file))
       .sort()
       .join(' <-> ');
-    if (!TOLERATED.has(cycle)) problems.push(`import cycle: ${cycle}`);
+    problems.push(`import cycle: ${cycle}`);
   }
   const spec = join(root, 'spec') + '/';
   for (const dir of ['src', 'bench', 'examples']) {
@@ -118,6 +170,7 @@ export function findImportProblems(root) {
       }
     }
   }
+  problems.push(...unmirrored(root));
   return problems;
 }
 
@@ -129,5 +182,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const problem of problems) console.error(problem);
     process.exit(1);
   }
-  console.log('imports: no cycle among the modules of src/, nothing imports from spec/');
+  console.log(
+    'imports: no cycle among the modules of src/, nothing imports from spec/, every public module has its spec',
+  );
 }

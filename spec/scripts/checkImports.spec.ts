@@ -57,6 +57,22 @@ describe('scripts/checkImports.mjs', () => {
     ).toEqual(['bench/run.ts imports spec/support/helper.ts from spec/']);
   });
 
+  it('fails on a public module that no spec of the mirrored folder imports (types and barrels aside)', () => {
+    expect(
+      check({
+        'src/index.ts':
+          "export { a } from './ops/a.js';\nexport type { B } from './ops/b.js';\nexport * from './ops/index.js';\n",
+        'src/ops/a.ts': 'export const a = 1;\n',
+        'src/ops/b.ts': 'export type B = 1;\n',
+        'src/ops/index.ts': "export { c } from './c.js';\n",
+        'src/ops/c.ts': 'export const c = 1;\n',
+        'spec/ops/a.spec.ts': "import { a } from '../../src/ops/a.js';\n",
+        // In the wrong folder: it does not count.
+        'spec/c.spec.ts': "import { c } from '../src/ops/c.js';\n",
+      }),
+    ).toEqual(['src/ops/c.ts is public and no spec in spec/ops/ imports it']);
+  });
+
   it('passes this project', () => {
     expect(findImportProblems(process.cwd())).toEqual([]);
   });

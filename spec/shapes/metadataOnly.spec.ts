@@ -4,7 +4,6 @@ import {
   fromList,
   fromWatch,
   mergeWatches,
-  metadataOnly,
   pods,
   deployments,
   resilientWatch,
@@ -14,6 +13,7 @@ import {
   type V1PartialObjectMetadata,
   type WatchEvent,
 } from '../../src/index.js';
+import { metadataOnly } from '../../src/shapes/metadataOnly.js';
 import type { RawServer } from '../support/rawServer.js';
 import { startMetadataServer } from './metadataServer.js';
 

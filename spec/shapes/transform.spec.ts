@@ -7,11 +7,11 @@ import {
   metadataOnly,
   pods,
   resilientWatch,
-  stripManagedFields,
   toStore,
   WatchError,
   type KubernetesObject,
 } from '../../src/index.js';
+import { stripManagedFields } from '../../src/shapes/stripManagedFields.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { line, RawServer, streamChunks } from '../support/rawServer.js';
