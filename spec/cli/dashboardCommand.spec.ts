@@ -1,11 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { existsSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
+import { isAbsolute } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { DashboardFeed } from '../../src/cli/dashboard/dashboardFeed.js';
 import { deployments } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment } from '../../src/testing/marbles/builders.js';
+import { Kubectl } from '../testing/fakeKubeApiServer/kubectl.js';
 import { sleep } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
@@ -103,6 +106,34 @@ describe('kube-rx dashboard', () => {
     expect((await fetch(new URL('nothing-here', url))).status).toBe(404);
     cli.interrupt();
     expect((await cli.exited).code).toBe(0);
+  });
+
+  it("prints the demo cluster's kubeconfig, through which kubectl lists the pods the page shows; removed on Ctrl-C", async () => {
+    // No kubeconfig at all: the demo, as `npm start` shows it.
+    const cli = CliProcess.start(main, ['dashboard', '--port', '0'], isolatedEnv());
+    cleanups.push(() => cli.kill());
+    const url = await cli.waitForStdout(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const path = (await cli.waitForStderr(/^KUBECONFIG=\S+$/)).slice('KUBECONFIG='.length);
+    expect(isAbsolute(path)).toBe(true);
+    expect(cli.stderrLines.join('\n')).toContain(
+      `try: KUBECONFIG=${path} kubectl get pods -n shop`,
+    );
+    const kubectl = await Kubectl.withKubeConfig(path);
+    cleanups.push(() => kubectl.cleanup());
+    const names = (await kubectl.ok('get', 'pods', '-n', 'shop', '-o', 'name'))
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/^pod\//, ''));
+    expect(names.length).toBeGreaterThanOrEqual(3);
+    for (const name of names) expect(name).toMatch(/^(frontend|cart|checkout)-/);
+    // The same pods are on the page (the simulation may have replaced some of them meanwhile).
+    const onPage = (s: Snapshot) =>
+      s.rows.filter((r) => r.kind === 'pod').map((r) => r.id.replace(/^shop\//, ''));
+    const snapshot = await snapshotWhen(url, (s) => names.some((n) => onPage(s).includes(n)));
+    expect(names.filter((n) => onPage(snapshot).includes(n))).not.toEqual([]);
+    cli.interrupt();
+    expect((await cli.exited).code).toBe(0);
+    expect(existsSync(path)).toBe(false);
   });
 
   it('shows one namespace with -n', async () => {

@@ -54,4 +54,35 @@ describe('DashboardFeed', () => {
     const key = other === 'pods' ? 'pod:default/web-2' : 'deployment:default/api';
     await until(() => feed.snapshot().rows.map(rowKey).includes(key), `${key} on the page`);
   });
+
+  it('keeps pods without their managedFields (the pod watch strips them on decode)', async () => {
+    const server = await FakeKubeApiServer.start();
+    cleanups.push(() => server.stop());
+    const managedFields = [
+      { manager: 'kubelet', operation: 'Update', fieldsV1: { 'f:status': {} } },
+    ];
+    server.create(pods, pod('web-1', '', { metadata: { managedFields } }));
+    const feed = new DashboardFeed({
+      cluster: server.kubeConfig(),
+      clusterName: 'fake',
+      server: server.url,
+      throttleMs: 10,
+    });
+    feed.start();
+    cleanups.push(() => feed.stop());
+    // Later changes come through the watch, not the list: those are stripped too.
+    await until(() => feed.store()?.store('pods').synced === true, 'the pods to be listed');
+    server.create(pods, pod('web-2', '', { metadata: { managedFields } }));
+    const kept = () => feed.store()?.store('pods').values() ?? [];
+    await until(() => kept().length === 2, 'the watched pod in the store');
+    // The server sends them; the store holds none.
+    expect(server.objects(pods).map((p) => p.metadata?.managedFields)).toEqual([
+      managedFields,
+      managedFields,
+    ]);
+    expect(kept().map((p) => [p.metadata?.name, p.metadata?.managedFields])).toEqual([
+      ['web-1', undefined],
+      ['web-2', undefined],
+    ]);
+  });
 });

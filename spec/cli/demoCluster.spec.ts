@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { V1Pod } from '@kubernetes/client-node';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute } from 'node:path';
+import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { ClusterSimulator } from '../../src/cli/demo/clusterSimulator.js';
 import { DemoCluster } from '../../src/cli/demo/demoCluster.js';
 import { summarizePod } from '../../src/cli/format/podStatus.js';
@@ -126,4 +128,66 @@ describe('the demo cluster simulation', () => {
       30_000,
     );
   }, 45_000);
+
+  it('writes a kubeconfig for its TLS server into a private directory, and removes both on stop', async () => {
+    const demo = await DemoCluster.start({ tickMs: 3_600_000, faultEveryMs: 0 });
+    cleanups.push(() => demo.stop());
+    const path = demo.kubeConfigPath;
+    expect(isAbsolute(path)).toBe(true);
+    // The file holds the token: only this user may read it, or even find it.
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+
+    const kc = new KubeConfig();
+    kc.loadFromFile(path);
+    expect(kc.getCurrentContext()).toBe('kube-rx-demo');
+    expect(kc.getContextObject('kube-rx-demo')?.namespace).toBe('shop');
+    const cluster = kc.getCurrentCluster()!;
+    expect(cluster.server).toBe(demo.url);
+    expect(cluster.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(cluster.skipTLSVerify).toBe(false);
+    expect(Buffer.from(cluster.caData!, 'base64').toString()).toBe(demo.server.caPem);
+    // A token of its own, not the test kit's well-known default: the server accepts writes.
+    const token = kc.getCurrentUser()?.token;
+    expect(token).toBe(demo.server.token);
+    expect(token).not.toBe('test-token');
+    expect(token!.length).toBeGreaterThanOrEqual(32);
+
+    // The file works, TLS verified against its CA: the demo's pods are listed through it.
+    let latest: Store<V1Pod> | undefined;
+    const subscription = resilientWatch<V1Pod>(kc, pods, { namespace: 'shop' })
+      .pipe(toStore())
+      .subscribe((store) => (latest = store as Store<V1Pod>));
+    cleanups.push(() => subscription.unsubscribe());
+    await until(() => latest?.synced === true, 'the watch through the written kubeconfig to sync');
+    expect(latest!.values().map((p) => p.metadata?.name)).toEqual(
+      demo.server.objects(pods, 'shop').map((p) => p.metadata?.name),
+    );
+
+    subscription.unsubscribe();
+    await demo.stop();
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(dirname(path))).toBe(false);
+  });
+
+  it('forgets a pod deleted from outside (kubectl delete) and replaces it, as a ReplicaSet would', async () => {
+    const server = await FakeKubeApiServer.start();
+    cleanups.push(() => server.stop());
+    const simulator = new ClusterSimulator(server, { random: mulberry32(3) });
+    simulator.seed();
+    const frontend = () =>
+      server
+        .objects(pods, 'shop')
+        .map((p) => p.metadata!.name!)
+        .filter((name) => name.startsWith('frontend-'));
+    const before = frontend();
+    expect(before).toHaveLength(3);
+    server.delete(pods, 'shop', before[0]);
+    // The simulation steps on, never tripping over the missing pod, and the deployment is whole
+    // again with a new pod; the deleted one does not come back.
+    for (let step = 0; step < 20; step++) simulator.tick();
+    const after = frontend();
+    expect(after).not.toContain(before[0]);
+    expect(after.filter((name) => !before.includes(name)).length).toBeGreaterThanOrEqual(1);
+  });
 });

@@ -200,6 +200,9 @@ describe('choosing the cluster', () => {
         expect.stringMatching(
           /^kube-rx: the kubeconfig could not be used \(.*config: .*\): using a SIMULATED demo cluster/,
         ),
+        // Then where its kubeconfig is, for kubectl.
+        `KUBECONFIG=${target.demo!.kubeConfigPath}`,
+        expect.stringContaining(`try: KUBECONFIG=${target.demo!.kubeConfigPath} kubectl get pods`),
       ]);
     } finally {
       await target.close();

@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { existsSync } from 'node:fs';
 import type { V1Pod } from '@kubernetes/client-node';
 import { deployments, pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
+import { Kubectl } from '../testing/fakeKubeApiServer/kubectl.js';
 import { sleep, until } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
@@ -185,6 +187,28 @@ describe('kube-rx watch', () => {
     await cli.waitForStderr(/--demo given: using a SIMULATED demo cluster/);
     await cli.waitForStdout(/^deployment\.apps\/frontend$/);
     expect(cli.stdoutLines).not.toContain('deployment.apps/web'); // the kubeconfig's cluster
+  });
+
+  it("prints the demo cluster's kubeconfig: kubectl lists the pods the watch prints; removed on Ctrl-C", async () => {
+    const cli = start('watch', 'pods', '-o', 'name', '--demo');
+    const path = (await cli.waitForStderr(/^KUBECONFIG=\S+$/)).slice('KUBECONFIG='.length);
+    const kubectl = await Kubectl.withKubeConfig(path);
+    try {
+      const names = (await kubectl.ok('get', 'pods', '-n', 'shop', '-o', 'name'))
+        .trim()
+        .split('\n');
+      expect(names.length).toBeGreaterThanOrEqual(3);
+      // Every pod kubectl lists is on the server the watch follows: each gets printed.
+      await until(
+        () => names.every((name) => cli.stdoutLines.includes(name)),
+        () => `${names.join(' ')} among ${cli.stdoutLines.join(' ')}`,
+      );
+    } finally {
+      await kubectl.cleanup();
+    }
+    cli.interrupt();
+    expect((await cli.exited).code).toBe(0);
+    expect(existsSync(path)).toBe(false);
   });
 
   it('resumes after the API server restarts: the new change arrives once, nothing is repeated', async () => {

@@ -151,6 +151,12 @@ async function startDemo(options: TargetOptions, why: string): Promise<ClusterTa
   options.warn(
     `kube-rx: ${why}: using a SIMULATED demo cluster (an embedded fake API server at ${demo.url}); nothing shown is real.`,
   );
+  // A line of its own, to copy: kubectl can change the demo cluster while kube-rx shows it.
+  const kubeconfig = `KUBECONFIG=${shellQuoted(demo.kubeConfigPath)}`;
+  options.warn(kubeconfig);
+  options.warn(
+    `kube-rx: that is the demo cluster's kubeconfig (removed when kube-rx stops); try: ${kubeconfig} kubectl get pods -n ${DemoCluster.namespace}`,
+  );
   return {
     cluster: kubeConfigConnection(demo.kubeConfig()),
     server: demo.url,
@@ -159,4 +165,9 @@ async function startDemo(options: TargetOptions, why: string): Promise<ClusterTa
     demo,
     close: () => demo.stop(),
   };
+}
+
+/** `path` as a shell word: as is when it has only safe characters, else in single quotes. */
+function shellQuoted(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }

@@ -10,7 +10,8 @@ Usage:
 Run "kube-rx <command> --help" for its flags.
 
 Both use the current kubeconfig (KUBECONFIG, else ~/.kube/config). With none, or with --demo,
-they start an embedded, simulated cluster and say so.
+they start an embedded, simulated cluster, say so, and print a KUBECONFIG=<path> line with which
+kubectl can change it (the file is removed when kube-rx stops).
 
 Flags:
   -h, --help       show this help

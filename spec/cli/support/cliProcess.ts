@@ -13,15 +13,14 @@ export interface CliResult {
 }
 
 /**
- * An environment with no kubeconfig of the machine's: a fresh empty HOME, no KUBECONFIG, and
- * `extra` on top. The real user's cluster must never leak into a spec.
+ * An environment with no kubeconfig of the machine's: a fresh empty HOME (and TMPDIR), no
+ * KUBECONFIG, and `extra` on top. The real user's cluster must never leak into a spec.
  */
 export function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: mkdtempSync(join(tmpdir(), 'kube-rx-home-')),
-    ...extra,
-  };
+  const home = mkdtempSync(join(tmpdir(), 'kube-rx-home-'));
+  // TMPDIR too: the demo cluster's kubeconfig directory of a process a spec kills (SIGKILL,
+  // no cleanup) stays inside this one rather than in /tmp.
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: home, ...extra };
 }
 
 /** Writes `kubeConfig` to a temporary file and returns its path. */

@@ -57,6 +57,12 @@ export class Kubectl {
     return new Kubectl(dir, kubeconfig);
   }
 
+  /** A kubectl using a kubeconfig written elsewhere (the demo cluster's); cleanup leaves it. */
+  static async withKubeConfig(kubeconfig: string): Promise<Kubectl> {
+    const dir = await mkdtemp(join(tmpdir(), 'kube-rx-kubectl-'));
+    return new Kubectl(dir, kubeconfig);
+  }
+
   private env(): NodeJS.ProcessEnv {
     return { PATH: process.env.PATH, HOME: this.dir, KUBECONFIG: this.kubeconfig };
   }

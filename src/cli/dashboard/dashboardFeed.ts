@@ -201,6 +201,14 @@ export class DashboardFeed {
     return { rows: this.differ.rows(), status: this.status() };
   }
 
+  /**
+   * The store the rows were last built from (undefined before the first update): what the
+   * process keeps of the cluster, pods without their managedFields.
+   */
+  store(): MergedStore<Objects, typeof BY_OWNER> | undefined {
+    return this.latest;
+  }
+
   /** Adds a line to the connection log (e.g. the demo announcing a fault). */
   note(text: string): void {
     this.log.push({ at: new Date().toISOString(), text });

@@ -126,6 +126,7 @@ export class ClusterSimulator {
   /** One step of the simulation: due pod transitions, now and then chaos, then reconciling. */
   tick(): void {
     const now = this.now();
+    this.forgetPodsDeletedElsewhere();
     for (const [key, at] of [...this.due]) {
       if (at > now) continue;
       this.due.delete(key);
@@ -173,6 +174,24 @@ export class ClusterSimulator {
     }
     this.server.update(pods, podObject(p));
     if (d) this.syncDeployment(d);
+  }
+
+  /**
+   * Pods deleted from outside (`kubectl delete pod`) are forgotten, so that the deployment
+   * replaces them, as the ReplicaSet controller would, rather than the simulation tripping over
+   * a pod the server no longer has.
+   */
+  private forgetPodsDeletedElsewhere(): void {
+    const onServer = new Set(
+      this.server.objects(pods).map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`),
+    );
+    for (const [key, p] of this.pods) {
+      if (onServer.has(key)) continue;
+      this.pods.delete(key);
+      this.due.delete(key);
+      const d = this.deploymentOf(p);
+      if (d) this.syncDeployment(d);
+    }
   }
 
   private killSomePod(): void {

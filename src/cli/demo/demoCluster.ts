@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { FakeKubeApiServer } from '../../testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { ClusterSimulator, type SimulatorOptions } from './clusterSimulator.js';
@@ -37,14 +41,18 @@ const FAULTS: Array<{ describe: string; inject: (server: FakeKubeApiServer) => P
 ];
 
 /**
- * A simulated cluster on an embedded {@link FakeKubeApiServer} (127.0.0.1, a free port): a
- * {@link ClusterSimulator} stepping every `tickMs`, and every `faultEveryMs` a fault in turn
- * (connections dropped, history expired, 503 with Retry-After), so reconnecting and relisting
- * can be seen. Nothing in it is real; say so to the user.
+ * A simulated cluster on an embedded {@link FakeKubeApiServer} (127.0.0.1, a free port, TLS with
+ * a CA made at start, a random bearer token): a {@link ClusterSimulator} stepping every `tickMs`,
+ * and every `faultEveryMs` a fault in turn (connections dropped, history expired, 503 with
+ * Retry-After), so reconnecting and relisting can be seen. Its kubeconfig is written to
+ * `kubeConfigPath` (a private temporary directory, mode 0600, removed by `stop()`), so that
+ * `kubectl` can change the cluster while kube-rx shows it. Nothing in it is real; say so to the
+ * user.
  *
  * @example
  * const demo = await DemoCluster.start();
  * fromWatch(demo.kubeConfig(), pods).subscribe(console.log);
+ * // $ KUBECONFIG=<demo.kubeConfigPath> kubectl delete pod <name> -n shop
  * await demo.stop();
  */
 export class DemoCluster {
@@ -60,21 +68,34 @@ export class DemoCluster {
     readonly server: FakeKubeApiServer,
     /** The simulation itself. */
     readonly simulator: ClusterSimulator,
+    /** The absolute path of the kubeconfig written for the server (gone after `stop()`). */
+    readonly kubeConfigPath: string,
   ) {}
 
   /** Starts the server, seeds the cluster and starts the simulation. */
   static async start(options: DemoClusterOptions = {}): Promise<DemoCluster> {
     // Bookmarks every 5 s, as heartbeats that keep the watches visibly alive; a long history so
     // that a reconnect resumes rather than relists, except when the demo expires it on purpose.
+    // TLS, because kubectl sends a bearer token only over HTTPS; a random token, because any
+    // process on the machine can reach 127.0.0.1 and the server accepts writes.
     const server = await FakeKubeApiServer.start({
+      tls: true,
+      token: randomBytes(24).toString('base64url'),
       bookmarkIntervalMs: 5_000,
       historySize: 5_000,
       // It runs for as long as the dashboard does: keep its request records small.
       recordLimit: 1_000,
     });
+    let kubeConfigPath: string;
+    try {
+      kubeConfigPath = await writeDemoKubeConfig(server);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
     const simulator = new ClusterSimulator(server, options);
     simulator.seed();
-    const demo = new DemoCluster(server, simulator);
+    const demo = new DemoCluster(server, simulator, kubeConfigPath);
     const tick = setInterval(() => {
       try {
         simulator.tick();
@@ -92,9 +113,9 @@ export class DemoCluster {
     return demo;
   }
 
-  /** A KubeConfig pointing at the embedded server. */
+  /** A KubeConfig pointing at the embedded server (the one written to `kubeConfigPath`). */
   kubeConfig(): KubeConfig {
-    return this.server.kubeConfig({ context: 'kube-rx-demo', namespace: DemoCluster.namespace });
+    return this.server.kubeConfig(KUBECONFIG_OPTIONS);
   }
 
   /** The embedded server's URL. */
@@ -114,10 +135,30 @@ export class DemoCluster {
     }
   }
 
-  /** Stops the simulation and the server. */
+  /** Stops the simulation and the server, and removes the kubeconfig with its directory. */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
-    await this.server.stop();
+    try {
+      await this.server.stop();
+    } finally {
+      await rm(dirname(this.kubeConfigPath), { recursive: true, force: true });
+    }
+  }
+}
+
+const KUBECONFIG_OPTIONS = { context: 'kube-rx-demo', namespace: DemoCluster.namespace };
+
+/**
+ * Writes the server's kubeconfig (it holds the token) into a fresh directory that only this user
+ * can enter (mkdtemp makes it 0700; the file is 0600); resolves with the file's absolute path.
+ */
+async function writeDemoKubeConfig(server: FakeKubeApiServer): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'kube-rx-demo-'));
+  try {
+    return await server.writeKubeConfig(join(dir, 'kubeconfig'), KUBECONFIG_OPTIONS);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
   }
 }
