@@ -2,7 +2,7 @@
 //   npm run bench                  (builds dist/, then runs every bench/*.bench.*)
 //   node bench/watch.bench.mjs [--rounds=7] [--events=60000] [--only=fromWatch,jsonParse]
 //                              [--quick] [--pods=1000] [--chunk=batch]
-//                              [--alt=<dist> --alt-label=<name>]
+//                              [--alt=<dist> --alt-label=<name>] [--stream=cycle]
 // The HTTP/2 rows (consumers marked h2) read the same stream from an HTTP/2 server (TLS) on the
 // server process's second port; they have no --alt row.
 // Needs a build (`npm run build`): the kube-rx consumers import dist/.
@@ -34,6 +34,13 @@ const args = Object.fromEntries(
 // --pods=N: how many distinct pods the stream cycles through (default 1000); every process of
 // the run reads it from BENCH_PODS, so it is set before the stream's modules load.
 if (args.pods) process.env.BENCH_PODS = args.pods;
+// --stream=cycle: the second layout of issue 20 (each pod ADDED, 8x MODIFIED, DELETED; see
+// watch/pods.mjs), by default about 100 pods in ~64 KiB chunks (--pods and --chunk still apply).
+if (args.stream) process.env.BENCH_STREAM = args.stream;
+if (args.stream === 'cycle') {
+  process.env.BENCH_PODS ??= '100';
+  args.chunk ??= 'batch';
+}
 const { consumers } = await import('./watch/consumers.mjs');
 const { podTemplates } = await import('./watch/pods.mjs');
 const quick = args.quick === 'true';
@@ -115,7 +122,8 @@ const eventBytes = Math.round(
 );
 console.log(
   `watch bench: ${EVENTS.toLocaleString('en-US')} events of ~${eventBytes} bytes about ` +
-    `${templates.length} pods per run, ${ROUNDS} interleaved rounds, consumers: ${names.join(', ')}`,
+    `${templates.length} pods per run (stream ${process.env.BENCH_STREAM ?? 'growing'}, chunks ` +
+    `${CHUNK}), ${ROUNDS} interleaved rounds, consumers: ${names.join(', ')}`,
 );
 
 const server = await startServer();
@@ -216,6 +224,25 @@ const targets = ['', '@alt']
         1.1,
       ],
       [
+        `resumed + toStore${tag} events/s >= 1.25x makeInformer`,
+        `resumedStore${suffix}`,
+        'clientNodeInformer',
+        1.25,
+      ],
+      [
+        `resumed + toStore${tag} events/s >= 0.70x fromWatch`,
+        `resumedStore${suffix}`,
+        'fromWatch',
+        0.7,
+      ],
+      [
+        `resumed + toStore${tag} peak RSS <= makeInformer peak RSS`,
+        `resumedStore${suffix}`,
+        'clientNodeInformer',
+        1,
+        true,
+      ],
+      [
         `fromWatch${tag} peak RSS <= client-node Watch peak RSS`,
         fromWatch,
         'clientNodeWatch',
@@ -254,7 +281,7 @@ console.log(table);
 if (targets.length) console.log('\ntargets (medians of the per-round ratios):');
 for (const { target, value, cpuValue, met, roundsMet, rounds: n } of targets) {
   const measured = target.includes('RSS')
-    ? `${value.toFixed(2)} (Watch / fromWatch)`
+    ? `${value.toFixed(2)} (theirs / ours)`
     : `${value.toFixed(2)}x (by CPU time per event: ${cpuValue.toFixed(2)}x)`;
   console.log(
     `  ${met ? 'met    ' : 'NOT MET'}  ${target}: ${measured}; met in ${roundsMet}/${n} rounds`,

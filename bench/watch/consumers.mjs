@@ -4,7 +4,15 @@
 // Every consumer looks at every event the same way (Tally.add): its type and its object's
 // metadata.resourceVersion, so every event must have been fully parsed by then.
 import { URL, URLSearchParams, pathToFileURL } from 'node:url';
-import { PODS, eventLine, podTemplates, versionOf } from './pods.mjs';
+import {
+  CYCLE_LENGTH,
+  PODS,
+  STREAM,
+  eventLine,
+  podTemplates,
+  podsAfter,
+  versionOf,
+} from './pods.mjs';
 import { benchKubeConfig as kubeConfig } from '../benchKubeConfig.mjs';
 
 // KUBE_RX_DIST points the kube-rx consumers at another build (watch.bench.mjs --alt=<dist>), to
@@ -24,7 +32,7 @@ export class Tally {
   }
   /** Records one event; true once all expected events have been seen. */
   add(type, object) {
-    if (type !== 'ADDED' && type !== 'MODIFIED') {
+    if (type !== 'ADDED' && type !== 'MODIFIED' && (type !== 'DELETED' || STREAM !== 'cycle')) {
       throw new Error(`unexpected ${type} event: ${JSON.stringify(object).slice(0, 200)}`);
     }
     return this.addVersion(object.metadata.resourceVersion);
@@ -183,7 +191,7 @@ export const consumers = {
           if (tally.count === 0 && store.size === 0) return false; // the initial-events-end bookmark
           tally.addVersion(version);
           if (version !== last) return false;
-          if (store.size !== Math.min(events, PODS)) {
+          if (store.size !== podsAfter(events)) {
             throw new Error(`the store holds ${store.size} objects`);
           }
           return true;
@@ -253,6 +261,7 @@ export const consumers = {
         };
         informer.on('add', seen('ADDED'));
         informer.on('update', seen('MODIFIED'));
+        informer.on('delete', seen('DELETED'));
         informer.on('error', end.fail);
         await informer.start();
         return end.promise;
@@ -430,17 +439,23 @@ export const consumers = {
 
 /**
  * The lines of the in-memory consumers: events 0 .. 2*PODS-1 of the stream (PODS ADDED, then
- * PODS MODIFIED); later events cycle through the MODIFIED ones, starting at `modifiedAt`.
+ * PODS MODIFIED); later events cycle through the MODIFIED ones, starting at `modifiedAt`. In the
+ * 'cycle' layout: one whole cycle of every pod, repeated from the start.
  */
 function prebuiltLines(events) {
   const templates = podTemplates();
   const lines = [];
-  for (let i = 0; i < Math.min(events, 2 * PODS); i++) lines.push(eventLine(templates, i));
-  return { lines, modifiedAt: Math.min(PODS, lines.length) };
+  const count = STREAM === 'cycle' ? CYCLE_LENGTH * PODS : 2 * PODS;
+  for (let i = 0; i < Math.min(events, count); i++) lines.push(eventLine(templates, i));
+  return { lines, modifiedAt: STREAM === 'cycle' ? 0 : Math.min(PODS, lines.length) };
 }
 
 /** Lines are recycled in memory, so the last version is the one of the line parsed last. */
 function expectedLastInMemory(events) {
-  if (events <= 2 * PODS) return versionOf(events - 1);
-  return versionOf(PODS + ((events - 1 - PODS) % PODS));
+  const { length, modifiedAt } =
+    STREAM === 'cycle'
+      ? { length: CYCLE_LENGTH * PODS, modifiedAt: 0 }
+      : { length: 2 * PODS, modifiedAt: PODS };
+  if (events <= length) return versionOf(events - 1);
+  return versionOf(modifiedAt + ((events - 1 - modifiedAt) % (length - modifiedAt)));
 }

@@ -5,6 +5,10 @@
 // PODS distinct pods; event i is about pod i % PODS: ADDED the first time, MODIFIED after that,
 // with resourceVersion FIRST_VERSION + 1 + i. Versions have a fixed width (10 digits), so the
 // server patches them into pre-built bytes instead of serialising anything per event.
+//
+// BENCH_STREAM=cycle (watch.bench.mjs --stream=cycle) is the second layout of issue 20: each pod
+// cycles ADDED, 8x MODIFIED, DELETED (then is re-created under the same name), every pod one step
+// per turn: event i is step floor(i / PODS) % CYCLE_LENGTH of pod i % PODS.
 
 /**
  * How many distinct pods the stream is about (what a store or an informer cache holds): 1000 by
@@ -19,6 +23,30 @@ export const FIRST_VERSION = 1_000_000_000;
 export const VERSION_DIGITS = 10;
 
 const PLACEHOLDER = '9'.repeat(VERSION_DIGITS);
+
+/** The layout of the stream: 'growing' (ADDED once, then MODIFIED) or 'cycle' (see above). */
+export const STREAM = process.env.BENCH_STREAM ?? 'growing';
+if (STREAM !== 'growing' && STREAM !== 'cycle') throw new Error(`unknown BENCH_STREAM ${STREAM}`);
+/** The events of one pod's cycle in the 'cycle' layout: ADDED, 8x MODIFIED, DELETED. */
+export const CYCLE_LENGTH = 10;
+
+/** The type of event `i` (0-based) in this layout. */
+export function eventTypeOf(i) {
+  if (STREAM === 'growing') return i < PODS ? 'ADDED' : 'MODIFIED';
+  const step = Math.floor(i / PODS) % CYCLE_LENGTH;
+  return step === 0 ? 'ADDED' : step === CYCLE_LENGTH - 1 ? 'DELETED' : 'MODIFIED';
+}
+
+/** How many pods exist after the first `events` events: what a store holds then. */
+export function podsAfter(events) {
+  if (STREAM === 'growing') return Math.min(events, PODS);
+  const step = Math.floor(events / PODS) % CYCLE_LENGTH;
+  const partial = events % PODS;
+  // In a turn of ADDED, pods appear one by one; in a turn of DELETED they go one by one.
+  if (step === 0) return partial;
+  if (step === CYCLE_LENGTH - 1) return PODS - partial;
+  return PODS;
+}
 
 /** The resourceVersion of event `i` (0-based). */
 export function versionOf(i) {
@@ -268,7 +296,7 @@ export function podTemplates() {
 /** The watch line of event `i` as a string (the JSON.parse-alone consumer's input). */
 export function eventLine(templates, i) {
   const { json, versionAt } = templates[i % PODS];
-  const type = i < PODS ? 'ADDED' : 'MODIFIED';
+  const type = eventTypeOf(i);
   const object =
     json.toString('latin1', 0, versionAt) +
     versionOf(i) +

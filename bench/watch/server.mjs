@@ -18,12 +18,19 @@
 // the frames are 16 KiB). A watch of namespace `bench-N` streams N events instead of EVENTS
 // (the many-watches rows). It sends { port, h2Port }.
 //
-// Environment: EVENTS (default 100000), CHUNK (event | batch; default event), BENCH_PODS (see
-// pods.mjs), H2 (1 to serve HTTP/2 too).
+// Environment: EVENTS (default 100000), CHUNK (event | batch; default event), BENCH_PODS and
+// BENCH_STREAM (growing | cycle: the event types; see pods.mjs), H2 (1 to serve HTTP/2 too).
 import http2 from 'node:http2';
 import net from 'node:net';
 import { URL } from 'node:url';
-import { FIRST_VERSION, PODS, VERSION_DIGITS, podTemplates, versionOf } from './pods.mjs';
+import {
+  FIRST_VERSION,
+  PODS,
+  VERSION_DIGITS,
+  eventTypeOf,
+  podTemplates,
+  versionOf,
+} from './pods.mjs';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const BATCH_CHUNKS = process.env.CHUNK === 'batch';
@@ -32,6 +39,11 @@ const WRITE_BYTES = 64 * 1024;
 const templates = podTemplates();
 const added = Buffer.from('{"type":"ADDED","object":');
 const modified = Buffer.from('{"type":"MODIFIED","object":');
+const prefixes = {
+  ADDED: added,
+  MODIFIED: modified,
+  DELETED: Buffer.from('{"type":"DELETED","object":'),
+};
 const lineEnd = Buffer.from('}\n\r\n');
 const largestEvent =
   Math.max(...templates.map((t) => t.json.length)) + modified.length + lineEnd.length + 16;
@@ -52,7 +64,7 @@ function streamWatch(socket) {
       let at = BATCH_CHUNKS ? 10 : 0;
       while (at < WRITE_BYTES && next < EVENTS) {
         const { json, versionAt } = templates[next % PODS];
-        const prefix = next < PODS ? added : modified;
+        const prefix = prefixes[eventTypeOf(next)];
         const size = prefix.length + json.length + 2; // + '}\n'
         if (!BATCH_CHUNKS) at += batch.write(`${size.toString(16)}\r\n`, at, 'latin1');
         at += prefix.copy(batch, at);
@@ -128,7 +140,7 @@ function streamWatchH2(stream, events) {
       let at = 0;
       while (at < WRITE_BYTES && next < events) {
         const { json, versionAt } = templates[next % PODS];
-        const prefix = next < PODS ? added : modified;
+        const prefix = prefixes[eventTypeOf(next)];
         at += prefix.copy(batch, at);
         const objectAt = at;
         at += json.copy(batch, at);

@@ -443,6 +443,39 @@ describe('resumeFromResourceVersion: what reaches downstream', () => {
   );
 
   it(
+    'asks its key function once per ADDED, MODIFIED or DELETED it passes on, and never for a BOOKMARK',
+    marbles((m) => {
+      // The repeat check and the record of what was delivered share one key (issue 20).
+      const keyed: string[] = [];
+      const key = (object: V1Pod) => {
+        keyed.push(object.metadata!.resourceVersion!);
+        return object.metadata!.name!;
+      };
+      const source = marbleWatchSource({
+        options: { resourceVersion: '2' },
+        connections: [
+          m.cold('abcd', {
+            a: added(pod('a', '3')),
+            b: modified(pod('a', '4')),
+            c: bookmark('5'),
+            d: deleted(pod('a', '6')),
+          }),
+        ],
+      });
+      m.expect(
+        source.pipe(resumeFromResourceVersion<V1Pod>({ scheduler: m.scheduler, key })),
+      ).toBeObservable('abcd', {
+        a: added(pod('a', '3')),
+        b: modified(pod('a', '4')),
+        c: bookmark('5'),
+        d: deleted(pod('a', '6')),
+      });
+      m.flush();
+      expect(keyed).toEqual(['3', '4', '6']);
+    }),
+  );
+
+  it(
     'drops list items the consumer already has, and a replayed ADDED after reconnecting',
     marbles((m) => {
       const source = marbleWatchSource({

@@ -46,6 +46,25 @@ describe('foldObjects', () => {
   });
 });
 
+describe('defaultKey', () => {
+  it('is namespace/name (name alone when cluster-scoped) however its calls interleave', () => {
+    // It gives back its last key for the same strings: the answer must still follow the values,
+    // for another object, and for the same object after its metadata changed.
+    const a = pod('a', '1');
+    expect(defaultKey(a)).toBe('default/a');
+    expect(defaultKey(a)).toBe('default/a');
+    expect(defaultKey(pod('a', '1', { metadata: { namespace: 'prod' } }))).toBe('prod/a');
+    expect(defaultKey(a)).toBe('default/a');
+    a.metadata!.name = 'b';
+    expect(defaultKey(a)).toBe('default/b');
+    a.metadata!.namespace = undefined;
+    expect(defaultKey(a)).toBe('b');
+    expect(defaultKey({ metadata: { name: 'b', namespace: '' } })).toBe('b');
+    expect(defaultKey({})).toBe('');
+    expect(defaultKey(null)).toBe('');
+  });
+});
+
 describe('foldEvent', () => {
   it('moves the resourceVersion with every event that has one and keeps the first end bookmark', () => {
     let state = foldEvent(empty(), added(pod('a', '1')), defaultKey);

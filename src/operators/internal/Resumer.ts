@@ -10,9 +10,9 @@ import type { ResumeConfig } from '../ResumeConfig.js';
 import { RESET_AFTER, SHORT_WATCH, backoffDelay, randomTimeoutSeconds } from './backoff.js';
 import { classifyFailure } from './classifyFailure.js';
 import { endBookmark, resourceVersionOf } from './events.js';
-import { foldObjects } from './foldEvent.js';
+import { foldObjectUnder } from './foldEvent.js';
 import { ObjectMap } from './ObjectMap.js';
-import { freshChange, relistDifference, repeatsDelivered } from './relistDifference.js';
+import { freshChange, relistDifference, repeatsDeliveredUnder } from './relistDifference.js';
 import type { InitialEventsPhase, ResumerPhase } from './ResumerPhase.js';
 import { SerialSteps } from './SerialSteps.js';
 
@@ -280,8 +280,12 @@ export class Resumer<T> {
 
   /** Delivers an event downstream and records it, unless it repeats what was delivered. */
   private deliver(event: WatchObjectEvent<T>): void {
-    if (repeatsDelivered(this.delivered, event, this.settings.key)) return;
-    foldObjects(this.delivered, event, this.settings.key);
+    if (event.type !== 'BOOKMARK') {
+      // One key per event, for the repeat check and the record alike.
+      const key = this.settings.key(event.object);
+      if (repeatsDeliveredUnder(this.delivered, event, key)) return;
+      foldObjectUnder(this.delivered, event, key);
+    }
     this.subscriber.next(event);
   }
 

@@ -1,7 +1,14 @@
 import type { Store } from '../Store.js';
 import { namespacedKey, type AnyWatchEvent } from './events.js';
 import { emptyWatchState, foldEvent, type WatchState } from './foldEvent.js';
+import { SortedMap } from './SortedMap.js';
 import { IndexedObjects, StoreIndexes } from './storeIndexes.js';
+
+/**
+ * What a snapshot's state folds: the objects alone for a store without indexes (no wrapper to
+ * allocate per change), the objects with their indexes otherwise.
+ */
+type SnapshotState<T> = WatchState<SortedMap<T>> | WatchState<IndexedObjects<T>>;
 
 /**
  * One immutable version of a store: `toStore` makes a new one per change from the previous
@@ -11,12 +18,12 @@ export class StoreSnapshot<T> implements Store<T> {
   static readonly EMPTY = StoreSnapshot.empty<never>(StoreIndexes.NONE);
 
   // A private field keeps the state out of JSON.stringify and out of reach of users.
-  readonly #state: WatchState<IndexedObjects<T>>;
+  readonly #state: SnapshotState<T>;
   #values: readonly T[] | undefined;
   readonly resourceVersion: string | undefined;
   readonly synced: boolean;
 
-  private constructor(state: WatchState<IndexedObjects<T>>) {
+  private constructor(state: SnapshotState<T>) {
     this.#state = state;
     this.resourceVersion = state.resourceVersion;
     this.synced = state.initialEventsEnd !== undefined;
@@ -25,12 +32,28 @@ export class StoreSnapshot<T> implements Store<T> {
 
   /** An empty store with these (empty) indexes. */
   static empty<T>(indexes: StoreIndexes<T>): StoreSnapshot<T> {
-    return new StoreSnapshot(emptyWatchState(IndexedObjects.empty(indexes)));
+    return new StoreSnapshot<T>(
+      indexes.empty
+        ? emptyWatchState(SortedMap.empty<T>())
+        : emptyWatchState(IndexedObjects.empty(indexes)),
+    );
   }
 
   /** The persistent maps of a snapshot, for specs that check what an update shares. */
-  static internals<T>(store: StoreSnapshot<T>): IndexedObjects<T> {
-    return store.#state.objects;
+  static internals<T>(store: StoreSnapshot<T>): {
+    objects: SortedMap<T>;
+    indexes: StoreIndexes<T>;
+  } {
+    const { objects } = store.#state;
+    return objects instanceof IndexedObjects
+      ? objects
+      : { objects, indexes: StoreIndexes.NONE as StoreIndexes<T> };
+  }
+
+  /** The objects in key order. */
+  get #objects(): SortedMap<T> {
+    const { objects } = this.#state;
+    return objects instanceof IndexedObjects ? objects.objects : objects;
   }
 
   get size(): number {
@@ -44,11 +67,11 @@ export class StoreSnapshot<T> implements Store<T> {
 
   values(): readonly T[] {
     // Built once per snapshot and frozen, so every caller can share it.
-    return (this.#values ??= Object.freeze(this.#state.objects.objects.values()));
+    return (this.#values ??= Object.freeze(this.#objects.values()));
   }
 
   byIndex(name: string, value: string): readonly T[] {
-    return Object.freeze(this.#state.objects.indexes.byIndex(name, value));
+    return Object.freeze(StoreSnapshot.internals(this).indexes.byIndex(name, value));
   }
 
   /** The snapshot after `event`, or `this` when the event changes nothing a reader can see. */
@@ -57,7 +80,11 @@ export class StoreSnapshot<T> implements Store<T> {
     event: AnyWatchEvent,
     keyOf: (object: T) => string,
   ): StoreSnapshot<T> {
-    const state = foldEvent(store.#state, event, keyOf);
-    return state === store.#state ? store : new StoreSnapshot(state);
+    const before = store.#state;
+    const after =
+      before.objects instanceof IndexedObjects
+        ? foldEvent(before as WatchState<IndexedObjects<T>>, event, keyOf)
+        : foldEvent(before as WatchState<SortedMap<T>>, event, keyOf);
+    return after === before ? store : new StoreSnapshot(after);
   }
 }

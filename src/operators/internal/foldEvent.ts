@@ -1,3 +1,4 @@
+import type { WatchEventType } from '../../types.js';
 import { hasInitialEventsEndAnnotation, resourceVersionOf, type AnyWatchEvent } from './events.js';
 
 /**
@@ -46,12 +47,28 @@ export function foldObjects<T, O extends ObjectsByKey<T, O>>(
   switch (event.type) {
     case 'ADDED':
     case 'MODIFIED':
-      return objects.set(keyOf(event.object), event.object);
     case 'DELETED':
-      return objects.delete(keyOf(event.object));
+      return foldObjectUnder(objects, event, keyOf(event.object));
     default:
       return objects;
   }
+}
+
+/**
+ * {@link foldObjects} for an ADDED, MODIFIED or DELETED event (never a BOOKMARK: it would be
+ * set) whose key its caller has made already (the resumer needs it for its repeat check first):
+ * one key per event, not two.
+ *
+ * @example
+ * const key = defaultKey(event.object);
+ * if (!repeatsDeliveredUnder(delivered, event, key)) foldObjectUnder(delivered, event, key);
+ */
+export function foldObjectUnder<T, O extends ObjectsByKey<T, O>>(
+  objects: O,
+  event: { type: WatchEventType; object: T },
+  key: string,
+): O {
+  return event.type === 'DELETED' ? objects.delete(key) : objects.set(key, event.object);
 }
 
 /**

@@ -57,9 +57,19 @@ export function repeatsDelivered<T>(
   keyOf: (object: T) => string,
 ): boolean {
   if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return false;
+  return repeatsDeliveredUnder(delivered, event, keyOf(event.object));
+}
+
+/** {@link repeatsDelivered} for an event whose key its caller has made already. */
+export function repeatsDeliveredUnder<T>(
+  delivered: ObjectsByKey<T, unknown>,
+  event: AnyWatchEvent,
+  key: string,
+): boolean {
+  if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return false;
   const resourceVersion = resourceVersionOf(event);
   if (resourceVersion === undefined) return false;
-  const previous = delivered.get(keyOf(event.object));
+  const previous = delivered.get(key);
   return previous !== undefined && metadataOf(previous)?.resourceVersion === resourceVersion;
 }
 
