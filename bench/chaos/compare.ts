@@ -1,4 +1,4 @@
-import { defaultKey as keyOf } from '../../src/operators/internal/events.js';
+import { defaultKey as keyOf } from '../../src/operators/internal/defaultKey.js';
 import type { Store } from '../../src/operators/Store.js';
 import type { KubernetesObject } from '../../src/types.js';
 

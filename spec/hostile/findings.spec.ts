@@ -32,7 +32,7 @@ describe('findings against hostile servers', () => {
     return { requests: raw!.requests.length, events };
   };
 
-  // resumeFromResourceVersion (internal/backoff.ts backoffDelay): Retry-After is used uncapped;
+  // resumeFromResourceVersion (internal/backoffDelay.ts): Retry-After is used uncapped;
   // a delay above 2^31-1 ms makes the RxJS timer fire after 1 ms (Node's TimeoutOverflowWarning),
   // so the watch retries in a tight loop: ~400 requests a second against the API server.
   it('a Retry-After longer than a timer can hold does not make a resumed watch retry in a tight loop', async () => {

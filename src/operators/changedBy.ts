@@ -1,5 +1,6 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
-import { defaultKey, type AnyWatchEvent } from './internal/events.js';
+import { defaultKey } from './internal/defaultKey.js';
+import { type AnyWatchEvent } from './internal/AnyWatchEvent.js';
 import { structuralKey } from './internal/structuralKey.js';
 import type { ObjectOfEvent } from './objects.js';
 

@@ -1,5 +1,5 @@
 import type { WatchEvent } from '../types.js';
-import { hasInitialEventsEndAnnotation } from './internal/events.js';
+import { hasInitialEventsEndAnnotation } from './internal/endBookmark.js';
 
 /**
  * Whether `event` is the BOOKMARK that ends the initial events: the one whose object carries the

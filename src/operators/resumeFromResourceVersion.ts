@@ -1,7 +1,7 @@
 import { Observable, asyncScheduler } from 'rxjs';
 import { definedOptions } from '../sources/WatchSource.js';
 import type { KubernetesObject, WatchEvent } from '../types.js';
-import { defaultKey } from './internal/events.js';
+import { defaultKey } from './internal/defaultKey.js';
 import { requireWatchSource } from './internal/requireWatchSource.js';
 import { Resumer, type ResumerSettings } from './internal/Resumer.js';
 import type { ResumeConfig } from './ResumeConfig.js';

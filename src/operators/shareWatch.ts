@@ -4,12 +4,9 @@ import {
   type Subscriber,
   type Subscription,
 } from 'rxjs';
-import {
-  defaultKey,
-  initialEventsEndObject,
-  metadataOf,
-  type AnyWatchEvent,
-} from './internal/events.js';
+import { defaultKey, metadataOf } from './internal/defaultKey.js';
+import { initialEventsEndObject } from './internal/endBookmark.js';
+import { type AnyWatchEvent } from './internal/AnyWatchEvent.js';
 import { emptyWatchState, foldEvent, type WatchState } from './internal/foldEvent.js';
 import { SortedMap } from './internal/SortedMap.js';
 import type { ObjectOfEvent } from './objects.js';

@@ -1,6 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
-import { defaultKey, type AnyWatchEvent } from './internal/events.js';
-import { StoreIndexes, type Indexers } from './internal/storeIndexes.js';
+import { defaultKey } from './internal/defaultKey.js';
+import { type AnyWatchEvent } from './internal/AnyWatchEvent.js';
+import { StoreIndexes, type Indexers } from './internal/IndexedObjects.js';
 import { MergedStoreSnapshot } from './internal/MergedStoreSnapshot.js';
 import { StoreSnapshot } from './internal/StoreSnapshot.js';
 import type { ObjectOfEvent } from './objects.js';

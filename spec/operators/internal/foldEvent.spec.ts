@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { defaultKey, endBookmark } from '../../../src/operators/internal/events.js';
+import { defaultKey } from '../../../src/operators/internal/defaultKey.js';
+import { endBookmark } from '../../../src/operators/internal/endBookmark.js';
 import {
   emptyWatchState,
   foldEvent,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { defaultKey } from '../../../src/operators/internal/events.js';
+import { defaultKey } from '../../../src/operators/internal/defaultKey.js';
 import { foldObjects } from '../../../src/operators/internal/foldEvent.js';
 import { ObjectMap } from '../../../src/operators/internal/ObjectMap.js';
 import {

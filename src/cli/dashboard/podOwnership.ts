@@ -5,7 +5,7 @@ import type {
   V1Pod,
   V1ReplicaSet,
 } from '@kubernetes/client-node';
-import { defaultKey, namespacedKey } from '../../operators/internal/events.js';
+import { defaultKey, namespacedKey } from '../../operators/internal/defaultKey.js';
 import type { Store } from '../../operators/Store.js';
 
 /** The index name the dashboard's stores file objects under their owners' uids with. */

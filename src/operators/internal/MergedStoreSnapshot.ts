@@ -1,5 +1,5 @@
 import type { MergedStore } from '../Store.js';
-import type { AnyWatchEvent } from './events.js';
+import type { AnyWatchEvent } from './AnyWatchEvent.js';
 import { StoreSnapshot } from './StoreSnapshot.js';
 
 /** One immutable version of a merged store: one {@link StoreSnapshot} per source key. */

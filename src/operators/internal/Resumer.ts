@@ -7,9 +7,10 @@ import type { ListResult, WatchEvent, WatchObjectEvent, WatchOptions } from '../
 import { isInitialEventsEnd } from '../isInitialEventsEnd.js';
 import type { LifecycleEvent } from '../LifecycleEvent.js';
 import type { ResumeConfig } from '../ResumeConfig.js';
-import { RESET_AFTER, SHORT_WATCH, backoffDelay, randomTimeoutSeconds } from './backoff.js';
+import { RESET_AFTER, SHORT_WATCH, backoffDelay, randomTimeoutSeconds } from './backoffDelay.js';
 import { classifyFailure } from './classifyFailure.js';
-import { endBookmark, resourceVersionOf } from './events.js';
+import { endBookmark } from './endBookmark.js';
+import { resourceVersionOf } from './defaultKey.js';
 import { foldObjectUnder } from './foldEvent.js';
 import { ObjectMap } from './ObjectMap.js';
 import { freshChange, relistDifference, repeatsDeliveredUnder } from './relistDifference.js';

@@ -1,8 +1,9 @@
 import type { Store } from '../Store.js';
-import { namespacedKey, type AnyWatchEvent } from './events.js';
+import { namespacedKey } from './defaultKey.js';
+import { type AnyWatchEvent } from './AnyWatchEvent.js';
 import { emptyWatchState, foldEvent, type WatchState } from './foldEvent.js';
 import { SortedMap } from './SortedMap.js';
-import { IndexedObjects, StoreIndexes } from './storeIndexes.js';
+import { IndexedObjects, StoreIndexes } from './IndexedObjects.js';
 
 /**
  * What a snapshot's state folds: the objects alone for a store without indexes (no wrapper to

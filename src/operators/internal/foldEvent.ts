@@ -1,5 +1,7 @@
 import type { WatchEventType } from '../../types.js';
-import { hasInitialEventsEndAnnotation, resourceVersionOf, type AnyWatchEvent } from './events.js';
+import { hasInitialEventsEndAnnotation } from './endBookmark.js';
+import { resourceVersionOf } from './defaultKey.js';
+import { type AnyWatchEvent } from './AnyWatchEvent.js';
 
 /**
  * Objects by key, as the fold updates them: persistent (`SortedMap`, whose `set` and `delete`

@@ -1,5 +1,6 @@
 import type { WatchObjectEvent } from '../../types.js';
-import { metadataOf, resourceVersionOf, type AnyWatchEvent } from './events.js';
+import { metadataOf, resourceVersionOf } from './defaultKey.js';
+import { type AnyWatchEvent } from './AnyWatchEvent.js';
 import type { ObjectsByKey } from './foldEvent.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { shareWatch } from '../shareWatch.js';
-import type { AnyWatchEvent } from './events.js';
+import type { AnyWatchEvent } from './AnyWatchEvent.js';
 
 /** How a shared watch ended on its own: its error, or completion. */
 type Ending = { error: unknown } | 'complete';

@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { backoffDelay, randomTimeoutSeconds } from '../../../src/operators/internal/backoff.js';
+import {
+  backoffDelay,
+  randomTimeoutSeconds,
+} from '../../../src/operators/internal/backoffDelay.js';
 
 describe('backoffDelay', () => {
   it('stays in [0, min(30 s, 800 ms * 2^(n-1))) for any draw', () => {

@@ -1,0 +1,20 @@
+import type { WatchEvent, WatchEventType } from '../../types.js';
+
+/** An ADDED, MODIFIED, DELETED or BOOKMARK event, with the `source` mergeWatches may add. */
+export interface AnyObjectEvent {
+  type: WatchEventType;
+  object: unknown;
+  resourceVersion?: string;
+  source?: string;
+}
+
+/**
+ * What the state operators accept: a watch event, maybe tagged with its source by mergeWatches.
+ *
+ * @example
+ * const events$: Observable<AnyWatchEvent> = mergeWatches({ pods: pods$, deployments: deployments$ });
+ */
+export type AnyWatchEvent = WatchEvent<any> & {
+  /** The key of the source it came from, on a merged stream. */
+  source?: string;
+};
