@@ -2,7 +2,9 @@
 //   npm run bench                  (builds dist/, then runs every bench/*.bench.*)
 //   node bench/watch.bench.mjs [--rounds=7] [--events=60000] [--only=fromWatch,jsonParse]
 //                              [--quick] [--pods=1000] [--chunk=batch]
-//                              [--alt=<dist> --alt-label=<name>] [--stream=cycle]
+//                              [--alt=<dist> --alt-label=<name>] [--stream=cycle] [--warmup=N]
+// --warmup=N: each consumer process first reads N events (and waits until it is quiet) before
+// the measured run: the steady state, without one-time costs (JIT and WebAssembly compilation).
 // The HTTP/2 rows (consumers marked h2) read the same stream from an HTTP/2 server (TLS) on the
 // server process's second port; they have no --alt row.
 // Needs a build (`npm run build`): the kube-rx consumers import dist/.
@@ -54,6 +56,7 @@ const baseNames = args.only ? args.only.split(',') : Object.keys(consumers);
 for (const name of baseNames) if (!consumers[name]) throw new Error(`no consumer named ${name}`);
 // --chunk=batch: the server sends ~64 KiB HTTP chunks instead of one chunk per event.
 const CHUNK = args.chunk ?? 'event';
+const WARMUP = Number(args.warmup ?? 0);
 const names = baseNames.flatMap((name) =>
   ALT && consumers[name].kubeRx && !consumers[name].h2 ? [name, `${name}@alt`] : [name],
 );
@@ -92,7 +95,11 @@ async function runConsumer(name, server) {
       {
         timeout: 10 * 60_000,
         maxBuffer: 1 << 20,
-        env: name.endsWith('@alt') ? { ...process.env, KUBE_RX_DIST: ALT } : process.env,
+        env: {
+          ...process.env,
+          BENCH_WARMUP: String(WARMUP),
+          ...(name.endsWith('@alt') ? { KUBE_RX_DIST: ALT } : {}),
+        },
       },
     );
     return JSON.parse(stdout.trim().split('\n').pop());
@@ -275,7 +282,7 @@ const targets = ['', '@alt']
 
 const info = await machine();
 console.log(
-  `\n${info.nproc} x ${info.cpu}, Node ${info.node}; ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} events (~${eventBytes} B each) about ${templates.length} pods\n`,
+  `\n${info.nproc} x ${info.cpu}, Node ${info.node}; ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} events (~${eventBytes} B each) about ${templates.length} pods, ${CHUNK === 'batch' ? '~64 KiB chunks' : 'one chunk per event'}${WARMUP ? `, after a warm-up of ${WARMUP.toLocaleString('en-US')} events` : ', cold processes'}\n`,
 );
 console.log(table);
 if (targets.length) console.log('\ntargets (medians of the per-round ratios):');
@@ -302,6 +309,8 @@ await writeFile(
         eventBytes,
         pods: templates.length,
         alt: ALT ?? null,
+        chunk: CHUNK,
+        warmup: WARMUP,
       },
       summary,
       targets,

@@ -4,6 +4,7 @@
 // every thread, and of the main thread alone), RSS after loading and peak RSS.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { consumers } from './consumers.mjs';
 
 const [name, server, eventsArg] = process.argv.slice(2);
@@ -23,6 +24,29 @@ function mainThreadNanos() {
     return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
   } catch {
     return NaN;
+  }
+}
+
+// BENCH_WARMUP=N (watch.bench.mjs --warmup=N): first read N events with a consumer of its own
+// and wait until the process is quiet, so that what is measured is the steady state of a watch
+// without what a process pays once: JIT compilation, above all V8 compiling undici's llhttp
+// WebAssembly parser with TurboFan (about 0.3 s of CPU on helper threads and 30-40 MB of
+// compiler memory, in the first seconds of the first HTTP/1.1 response of the process).
+const warmup = Number(process.env.BENCH_WARMUP ?? 0);
+if (warmup > 0) {
+  const warm = await consumer.load({ server, events: warmup });
+  (await warm()).check(consumer.expectedLast?.(warmup));
+  await quiet();
+}
+
+/** Resolves once the process used under 2 ms of CPU in 100 ms (background compilers done), 10 s at most. */
+async function quiet() {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const before = process.cpuUsage();
+    await sleep(100);
+    const used = process.cpuUsage(before);
+    if (used.user + used.system < 2000 || Date.now() > deadline) return;
   }
 }
 
