@@ -17,7 +17,9 @@ import { URL } from 'node:url';
 import { benchKubeConfig as kubeConfig } from '../benchKubeConfig.mjs';
 import { readList } from './rawList.mjs';
 
-const dist = new URL('../../dist/index.js', import.meta.url).href;
+const dist = process.env.BENCH_DIST
+  ? new URL(`file://${process.env.BENCH_DIST}/index.js`).href
+  : new URL('../../dist/index.js', import.meta.url).href;
 const [config, target, count, extra] = process.argv.slice(2);
 
 /** Every kube-rx configuration: initial state, shape and transform. */
