@@ -141,20 +141,36 @@ const check = (label, value, limit) =>
   console.log(
     `  ${value <= limit ? 'met   ' : 'MISSED'} ${label}: ${value.toFixed(2)} (<= ${limit})`,
   );
+// The informer cannot sync the largest sizes (client-node reads a list as one string, and V8's
+// longest string is about 512 MiB): that is the peer's failure, said as such; the ratios against
+// it are taken at the largest size where it did sync.
+const informerFailures = SIZES.filter(
+  (n) => CONFIGS.includes('informer') && !summary('informer', n),
+);
+for (const n of informerFailures) {
+  const why = (results[`informer@${n}`] ?? []).find((r) => r.failed)?.failed ?? 'not run';
+  console.log(`  the peer failed: client-node's informer did not sync ${n} pods (${why})`);
+}
+const peerPods = Math.max(...SIZES.filter((n) => summary('informer', n)));
 for (const initial of SIZES.length ? ['list', 'watchlist'] : []) {
   const full = summary(`${initial}-full`, pods);
-  const informerResult = summary('informer', pods);
+  const informerResult = summary('informer', peerPods);
+  const fullAtPeer = summary(`${initial}-full`, peerPods);
   check(
-    `${initial} full time to synced / informer's at ${pods}`,
-    ratio(full, informerResult, 'syncMs'),
+    `${initial} full time to synced / informer's at ${peerPods}`,
+    ratio(fullAtPeer, informerResult, 'syncMs'),
     0.5,
   );
   check(
     `${initial} full heap per object / informer's`,
-    ratio(full, informerResult, 'heapPerObject'),
+    ratio(fullAtPeer, informerResult, 'heapPerObject'),
     0.8,
   );
-  check(`${initial} full peak RSS / informer's`, ratio(full, informerResult, 'peakRssBytes'), 0.5);
+  check(
+    `${initial} full peak RSS / informer's`,
+    ratio(fullAtPeer, informerResult, 'peakRssBytes'),
+    0.5,
+  );
   check(
     `${initial} stripManagedFields heap per object / full`,
     ratio(summary(`${initial}-strip`, pods), full, 'heapPerObject'),
