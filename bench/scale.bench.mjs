@@ -1,10 +1,13 @@
 // The scale benchmark (not part of `npm test`): `npm run bench -- scale` (builds dist/ first),
 // or node bench/run.mjs scale [--sizes=10000,50000,100000] [--rounds=3] [--rounds-100k=1]
 //   [--only=list-full,informer,...] [--events=20000] (--sizes= alone: only toStore's update cost)
+//   [--server=fake] (FakeKubeApiServer from dist/testing instead of the pre-serialised server)
 // For each size, one server process (bench/scale/server.mjs: paged lists and watch-list of
 // about 5 KB pods with managedFields, honouring the PartialObjectMetadata Accept header) and,
 // per round, one fresh client process per configuration (bench/scale/client.mjs), in turns:
-// time to a synced store, heap bytes per cached object after a full GC, peak RSS. Then
+// time to a synced store, heap bytes per cached object after a full GC, peak RSS; raw-list and
+// raw-list-metadata read the same pages without decoding anything (the server's and the
+// transport's share of the list time: the server is not the bottleneck when it is small). Then
 // toStore's update cost per MODIFIED event at 1 000 and 100 000 stored objects (one process
 // per round). Prints medians and the issue's target ratios.
 import { fork } from 'node:child_process';
@@ -14,6 +17,7 @@ import { URL, fileURLToPath } from 'node:url';
 const option = (name, fallback) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const quick = process.argv.includes('--quick');
+const SERVER = option('server', 'raw');
 const SIZES = option('sizes', quick ? '10000' : '10000,50000,100000')
   .split(',')
   .filter(Boolean)
@@ -23,7 +27,7 @@ const ROUNDS_100K = Number(option('rounds-100k', 1));
 const EVENTS = Number(option('events', 20_000));
 const CONFIGS = option(
   'only',
-  'informer,list-full,list-strip,list-metadata,list-metadata-strip,watchlist-full,watchlist-strip,watchlist-metadata,watchlist-metadata-strip',
+  'raw-list,raw-list-metadata,informer,list-full,list-strip,list-metadata,list-metadata-strip,watchlist-full,watchlist-strip,watchlist-metadata,watchlist-metadata-strip',
 ).split(',');
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -36,7 +40,7 @@ const median = (values) => {
 
 async function startServer(pods) {
   const child = fork(here('./scale/server.mjs'), [], {
-    env: { ...process.env, BENCH_PODS: String(pods) },
+    env: { ...process.env, BENCH_PODS: String(pods), BENCH_SERVER: SERVER },
     execArgv: ['--max-old-space-size=8192'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -47,12 +51,22 @@ async function startServer(pods) {
 async function runClient(args) {
   const child = fork(here('./scale/client.mjs'), args, {
     execArgv: ['--expose-gc', '--max-old-space-size=8192'],
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let out = '';
+  let err = '';
   child.stdout.on('data', (data) => (out += data));
-  const [code] = await once(child, 'exit');
-  if (code !== 0) return { failed: `exit ${code}` };
+  child.stderr.on('data', (data) => {
+    process.stderr.write(data);
+    err = (err + data).slice(-2000);
+  });
+  const [code, signal] = await once(child, 'exit');
+  if (code !== 0) {
+    // A client that cannot sync (client-node's informer cannot hold a list body longer than
+    // V8's longest string) is that client's failure, reported with its last words.
+    const why = err.trim().split('\n').filter(Boolean).at(-1)?.slice(0, 160) ?? '';
+    return { failed: `exit ${code ?? signal}${why ? `: ${why}` : ''}` };
+  }
   return JSON.parse(out.trim().split('\n').at(-1));
 }
 
@@ -127,20 +141,39 @@ const check = (label, value, limit) =>
   console.log(
     `  ${value <= limit ? 'met   ' : 'MISSED'} ${label}: ${value.toFixed(2)} (<= ${limit})`,
   );
+// The informer cannot sync the largest sizes (client-node reads a list as one string, and V8's
+// longest string is about 512 MiB): that is the peer's failure, said as such; the ratios against
+// it are taken at the largest size where it did sync.
+const informerFailures = SIZES.filter(
+  (n) => CONFIGS.includes('informer') && !summary('informer', n),
+);
+for (const n of informerFailures) {
+  const why = (results[`informer@${n}`] ?? []).find((r) => r.failed)?.failed ?? 'not run';
+  console.log(`  the peer failed: client-node's informer did not sync ${n} pods (${why})`);
+}
+const peerPods = Math.max(...SIZES.filter((n) => summary('informer', n)));
 for (const initial of SIZES.length ? ['list', 'watchlist'] : []) {
   const full = summary(`${initial}-full`, pods);
-  const informerResult = summary('informer', pods);
-  check(
-    `${initial} full time to synced / informer's at ${pods}`,
-    ratio(full, informerResult, 'syncMs'),
-    0.5,
-  );
-  check(
-    `${initial} full heap per object / informer's`,
-    ratio(full, informerResult, 'heapPerObject'),
-    0.8,
-  );
-  check(`${initial} full peak RSS / informer's`, ratio(full, informerResult, 'peakRssBytes'), 0.5);
+  const informerResult = summary('informer', peerPods);
+  const fullAtPeer = summary(`${initial}-full`, peerPods);
+  // Without a size the informer synced (not run, or failed at every size) there is no ratio.
+  if (Number.isFinite(peerPods)) {
+    check(
+      `${initial} full time to synced / informer's at ${peerPods}`,
+      ratio(fullAtPeer, informerResult, 'syncMs'),
+      0.5,
+    );
+    check(
+      `${initial} full heap per object / informer's`,
+      ratio(fullAtPeer, informerResult, 'heapPerObject'),
+      0.8,
+    );
+    check(
+      `${initial} full peak RSS / informer's`,
+      ratio(fullAtPeer, informerResult, 'peakRssBytes'),
+      0.5,
+    );
+  }
   check(
     `${initial} stripManagedFields heap per object / full`,
     ratio(summary(`${initial}-strip`, pods), full, 'heapPerObject'),
@@ -162,4 +195,14 @@ for (const initial of SIZES.length ? ['list', 'watchlist'] : []) {
     );
 }
 check('toStore update cost at 100 000 / at 1 000', large / small, 2);
+for (const [raw, listed] of [
+  ['raw-list', 'list-full'],
+  ['raw-list-metadata', 'list-metadata'],
+]) {
+  const share = ratio(summary(raw, pods), summary(listed, pods), 'syncMs');
+  if (!Number.isNaN(share))
+    console.log(
+      `  server and transport alone (${raw}) / ${listed} time to synced at ${pods}: ${share.toFixed(2)}`,
+    );
+}
 console.log(JSON.stringify({ results, update }));

@@ -6,14 +6,20 @@
 // after a full GC with the store alive, less the heap before the first request, per pod;
 // peakRssBytes: the process's peak resident set (getrusage).
 //
+// raw-list and raw-list-metadata read the list's pages without decoding them (syncMs: the server's
+// and the transport's time alone).
+//
 // Or, for toStore's update cost: node --expose-gc bench/scale/client.mjs store-update <objects> <events>
 // prints { config: 'store-update', objects, nsPerEvent }.
 import { performance } from 'node:perf_hooks';
 import { setTimeout, clearTimeout } from 'node:timers';
 import { URL } from 'node:url';
 import { benchKubeConfig as kubeConfig } from '../benchKubeConfig.mjs';
+import { readList } from './rawList.mjs';
 
-const dist = new URL('../../dist/index.js', import.meta.url).href;
+const dist = process.env.BENCH_DIST
+  ? new URL(`file://${process.env.BENCH_DIST}/index.js`).href
+  : new URL('../../dist/index.js', import.meta.url).href;
 const [config, target, count, extra] = process.argv.slice(2);
 
 /** Every kube-rx configuration: initial state, shape and transform. */
@@ -54,6 +60,17 @@ async function kubeRx(kc, pods, settings) {
       });
       void measure;
     });
+}
+
+/**
+ * Reads the list's pages (500 a page) without decoding them: the server and the transport alone,
+ * the floor under every client's time to list (`raw-list`, `raw-list-metadata`).
+ */
+function rawList(target, metadata) {
+  return async () => {
+    const { ms } = await readList(target, '500', metadata ? 'metadata' : 'full');
+    return { syncMs: ms, held: true };
+  };
 }
 
 /** Syncs with client-node 1.4's informer (full objects), as its README shows it. */
@@ -121,7 +138,9 @@ const sync = KUBE_RX[config]
   ? await kubeRx(kc, pods, KUBE_RX[config])
   : config === 'informer'
     ? await informer(kc, pods)
-    : undefined;
+    : config.startsWith('raw-list')
+      ? rawList(target, config === 'raw-list-metadata')
+      : undefined;
 if (!sync) throw new Error(`unknown configuration ${config}`);
 fullGc();
 const heapBefore = process.memoryUsage().heapUsed;

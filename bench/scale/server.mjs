@@ -10,109 +10,139 @@
 // as=PartialObjectMetadata (watches) get { apiVersion: meta.k8s.io/v1, kind:
 // PartialObjectMetadata, metadata }. Everything is serialised once at start, so the server
 // only copies bytes and keeps ahead of every client.
+//
+// BENCH_SERVER=fake serves the same pods from FakeKubeApiServer (dist/testing, token bench-token)
+// instead: the test kit's own list, watch-list and metadata answers.
 import http from 'node:http';
 import { URL } from 'node:url';
+import { readList } from './rawList.mjs';
 import { FIRST_VERSION, PODS, VERSION_DIGITS, podTemplates, versionOf } from '../watch/pods.mjs';
 
-const LIST_VERSION = String(FIRST_VERSION + PODS + 1);
-const WRITE_BYTES = 64 * 1024;
-
-const full = [];
-const partial = [];
-for (const [i, { json, versionAt }] of podTemplates().entries()) {
-  const pod = Buffer.from(json);
-  pod.write(versionOf(i), versionAt, VERSION_DIGITS, 'latin1');
-  full.push(pod);
-  const { metadata } = JSON.parse(pod.toString('utf8'));
-  partial.push(
-    Buffer.from(
-      JSON.stringify({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata }),
-    ),
-  );
-}
-
-const comma = Buffer.from(',');
-const asPartial = (req, as) => (req.headers.accept ?? '').split(',')[0].includes(`as=${as};`);
-
-function list(req, res, query) {
-  const partialList = asPartial(req, 'PartialObjectMetadataList');
-  const objects = partialList ? partial : full;
-  const limit = Number(query.get('limit') ?? 0) || PODS;
-  const from = Number(query.get('continue') ?? 0);
-  const to = Math.min(PODS, from + limit);
-  const metadata = {
-    resourceVersion: LIST_VERSION,
-    ...(to < PODS ? { continue: String(to) } : {}),
-  };
-  const head = JSON.stringify({
-    apiVersion: partialList ? 'meta.k8s.io/v1' : 'v1',
-    kind: partialList ? 'PartialObjectMetadataList' : 'PodList',
-    metadata,
+if (process.env.BENCH_SERVER === 'fake') {
+  const testing = new URL('../../dist/testing/index.js', import.meta.url).href;
+  const { FakeKubeApiServer } = await import(testing);
+  const { pods } = await import(new URL('../../dist/index.js', import.meta.url).href);
+  const fake = await FakeKubeApiServer.start({
+    token: 'bench-token',
+    historySize: 0,
+    bookmarkIntervalMs: 0,
   });
-  const parts = [Buffer.from(`${head.slice(0, -1)},"items":[`)];
-  for (let i = from; i < to; i++) {
-    if (i > from) parts.push(comma);
-    parts.push(objects[i]);
+  for (const { json } of podTemplates()) {
+    const pod = JSON.parse(json.toString('utf8'));
+    delete pod.metadata.resourceVersion;
+    fake.create(pods, pod);
   }
-  parts.push(Buffer.from(']}'));
-  const body = Buffer.concat(parts);
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
-  res.end(body);
+  // One list first, as a server that has served before: each object's bytes are encoded on the
+  // first list that sends it, and no client should pay for that.
+  await readList(fake.url, '500', 'full');
+  await readList(fake.url, '500', 'metadata');
+  process.send?.({ port: Number(new URL(fake.url).port) });
+  process.on('disconnect', () => process.exit(0));
+} else {
+  startPreserialised();
 }
 
-async function watchList(req, res) {
-  const objects = asPartial(req, 'PartialObjectMetadata') ? partial : full;
-  const added = Buffer.from('{"type":"ADDED","object":');
-  const end = Buffer.from('}\n');
-  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-  let batch = [];
-  let size = 0;
-  for (let i = 0; i < PODS && !res.destroyed; i++) {
-    batch.push(added, objects[i], end);
-    size += added.length + objects[i].length + end.length;
-    if (size >= WRITE_BYTES) {
-      const ok = res.write(Buffer.concat(batch, size));
-      batch = [];
-      size = 0;
-      if (!ok) {
-        await new Promise((resolve) => {
-          const done = () => {
-            res.off('drain', done).off('close', done);
-            resolve();
-          };
-          res.on('drain', done).on('close', done);
-        });
+function startPreserialised() {
+  const LIST_VERSION = String(FIRST_VERSION + PODS + 1);
+  const WRITE_BYTES = 64 * 1024;
+
+  const full = [];
+  const partial = [];
+  for (const [i, { json, versionAt }] of podTemplates().entries()) {
+    const pod = Buffer.from(json);
+    pod.write(versionOf(i), versionAt, VERSION_DIGITS, 'latin1');
+    full.push(pod);
+    const { metadata } = JSON.parse(pod.toString('utf8'));
+    partial.push(
+      Buffer.from(
+        JSON.stringify({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata }),
+      ),
+    );
+  }
+
+  const comma = Buffer.from(',');
+  const asPartial = (req, as) => (req.headers.accept ?? '').split(',')[0].includes(`as=${as};`);
+
+  function list(req, res, query) {
+    const partialList = asPartial(req, 'PartialObjectMetadataList');
+    const objects = partialList ? partial : full;
+    const limit = Number(query.get('limit') ?? 0) || PODS;
+    const from = Number(query.get('continue') ?? 0);
+    const to = Math.min(PODS, from + limit);
+    const metadata = {
+      resourceVersion: LIST_VERSION,
+      ...(to < PODS ? { continue: String(to) } : {}),
+    };
+    const head = JSON.stringify({
+      apiVersion: partialList ? 'meta.k8s.io/v1' : 'v1',
+      kind: partialList ? 'PartialObjectMetadataList' : 'PodList',
+      metadata,
+    });
+    const parts = [Buffer.from(`${head.slice(0, -1)},"items":[`)];
+    for (let i = from; i < to; i++) {
+      if (i > from) parts.push(comma);
+      parts.push(objects[i]);
+    }
+    parts.push(Buffer.from(']}'));
+    const body = Buffer.concat(parts);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  }
+
+  async function watchList(req, res) {
+    const objects = asPartial(req, 'PartialObjectMetadata') ? partial : full;
+    const added = Buffer.from('{"type":"ADDED","object":');
+    const end = Buffer.from('}\n');
+    res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    let batch = [];
+    let size = 0;
+    for (let i = 0; i < PODS && !res.destroyed; i++) {
+      batch.push(added, objects[i], end);
+      size += added.length + objects[i].length + end.length;
+      if (size >= WRITE_BYTES) {
+        const ok = res.write(Buffer.concat(batch, size));
+        batch = [];
+        size = 0;
+        if (!ok) {
+          await new Promise((resolve) => {
+            const done = () => {
+              res.off('drain', done).off('close', done);
+              resolve();
+            };
+            res.on('drain', done).on('close', done);
+          });
+        }
       }
     }
-  }
-  const bookmark = JSON.stringify({
-    type: 'BOOKMARK',
-    object: {
-      kind: 'Pod',
-      apiVersion: 'v1',
-      metadata: {
-        resourceVersion: LIST_VERSION,
-        annotations: { 'k8s.io/initial-events-end': 'true' },
+    const bookmark = JSON.stringify({
+      type: 'BOOKMARK',
+      object: {
+        kind: 'Pod',
+        apiVersion: 'v1',
+        metadata: {
+          resourceVersion: LIST_VERSION,
+          annotations: { 'k8s.io/initial-events-end': 'true' },
+        },
       },
-    },
-  });
-  batch.push(Buffer.from(bookmark + '\n'));
-  if (!res.destroyed) res.write(Buffer.concat(batch));
-}
-
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url ?? '/', 'http://x');
-  if (url.pathname !== '/api/v1/pods' || req.method !== 'GET') {
-    res.writeHead(404).end();
-    return;
+    });
+    batch.push(Buffer.from(bookmark + '\n'));
+    if (!res.destroyed) res.write(Buffer.concat(batch));
   }
-  if (url.searchParams.get('watch') !== 'true' && url.searchParams.get('watch') !== '1')
-    return list(req, res, url.searchParams);
-  if (url.searchParams.get('sendInitialEvents') === 'true') return void watchList(req, res);
-  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-  res.flushHeaders();
-  // Held open: nothing changes in this cluster.
-});
-server.keepAliveTimeout = 30_000;
-server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
-process.on('disconnect', () => process.exit(0));
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== '/api/v1/pods' || req.method !== 'GET') {
+      res.writeHead(404).end();
+      return;
+    }
+    if (url.searchParams.get('watch') !== 'true' && url.searchParams.get('watch') !== '1')
+      return list(req, res, url.searchParams);
+    if (url.searchParams.get('sendInitialEvents') === 'true') return void watchList(req, res);
+    res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    res.flushHeaders();
+    // Held open: nothing changes in this cluster.
+  });
+  server.keepAliveTimeout = 30_000;
+  server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
+  process.on('disconnect', () => process.exit(0));
+}

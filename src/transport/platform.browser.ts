@@ -5,6 +5,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { ResolvedConnection } from '../types.js';
 
 export { exchange } from './fetchExchange.js';
+/** A whole answer's bytes as text: UTF-8 (TextDecoder; Node has a faster path for ASCII). */
+export { utf8Text as bodyText } from '../sources/bytes.js';
 
 /**
  * The browser decodes content encodings itself (and fetchExchange leaves `content-encoding`

@@ -4,4 +4,5 @@
 // types. Nothing else in the core imports a Node built-in or client-node at run time.
 export { exchange } from './exchange.js';
 export { decompress } from './decompress.js';
+export { bodyText } from './bodyText.js';
 export { resolveKubeConfig } from '../sources/kubeConfigConnection.js';

@@ -3,8 +3,8 @@ import type { Column } from './columns.js';
 import { contentTypeOf } from './negotiate.js';
 import type { Shape } from './negotiate.js';
 import type { Reply } from './protocol.js';
-import { sendJson } from './send.js';
-import { entryJson, tableJson } from './shapes.js';
+import { sendJson, sendJsonParts } from './send.js';
+import { entryBytes, tableJson } from './shapes.js';
 import type { CollectionQuery } from './query.js';
 import { compareKeys } from './objectStore.js';
 import type { Entry, ObjectStore, ResourceStore } from './objectStore.js';
@@ -36,6 +36,9 @@ function decodeContinue(raw: string): ContinueToken {
   }
   throw badRequest('continue key is not valid: incorrect encoded start resourceVersion');
 }
+
+const COMMA = Buffer.from(',');
+const END = Buffer.from(']}');
 
 const EXPIRED_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
@@ -92,7 +95,8 @@ export function handleList(
   const { rv, state, after } = snapshot(objects, store, q);
   const keys = state === store.objects ? store.sortedKeys() : [...state.keys()].sort(compareKeys);
   const limit = q.limit !== undefined && q.limit > 0 ? q.limit : Infinity;
-  const items: string[] = [];
+  // Each item's bytes, encoded once per object version: the list only copies them.
+  const items: Buffer[] = [];
   const tableObjects: KubernetesObject[] = [];
   let lastKey: string | undefined;
   let remaining = 0;
@@ -100,7 +104,7 @@ export function handleList(
     const entry = state.get(keys[i])!;
     if (q.matches !== undefined && !q.matches(entry.obj)) continue;
     if (items.length < limit) {
-      items.push(entryJson(entry, shape));
+      items.push(entryBytes(entry, shape));
       if (shape.kind === 'table') tableObjects.push(entry.obj);
       lastKey = keys[i];
     } else if (q.matches === undefined) {
@@ -127,8 +131,14 @@ export function handleList(
     shape.kind === 'metadata'
       ? ['PartialObjectMetadataList', 'meta.k8s.io/v1']
       : [`${store.kind}List`, store.apiVersion];
-  const body =
+  const head =
     `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},` +
-    `"metadata":${meta},"items":[${items.join(',')}]}`;
-  sendJson(res, 200, body, headers, contentTypeOf(shape, 'list'));
+    `"metadata":${meta},"items":[`;
+  const parts: Buffer[] = [Buffer.from(head, 'utf8')];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(items[i]);
+  }
+  parts.push(END);
+  sendJsonParts(res, 200, parts, headers, contentTypeOf(shape, 'list'));
 }

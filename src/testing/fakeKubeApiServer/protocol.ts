@@ -17,6 +17,7 @@ export interface Reply {
   end(chunk?: string | Uint8Array): this;
   flushHeaders(): void;
   on(event: 'close', listener: () => void): this;
+  once(event: 'drain', listener: () => void): this;
 }
 
 /** Headers HTTP/2 forbids (RFC 9113 8.2.2); node throws when a response carries one. */

@@ -6,6 +6,8 @@ import type { Shape } from './negotiate.js';
 import type { WatchShape } from './watchStream.js';
 
 const partialCache = new WeakMap<Entry, string>();
+const fullBytes = new WeakMap<Entry, Buffer>();
+const partialBytes = new WeakMap<Entry, Buffer>();
 
 /** An object reduced to its metadata, as the API server's PartialObjectMetadata. */
 export function partialOf(obj: KubernetesObject): KubernetesObject {
@@ -29,6 +31,21 @@ export function partialJson(entry: Entry): string {
 /** The JSON of an entry as `shape` wants it (not for Tables). */
 export function entryJson(entry: Entry, shape: Shape): string {
   return shape.kind === 'metadata' ? partialJson(entry) : entry.json;
+}
+
+/**
+ * The UTF-8 bytes of an entry as `shape` wants it (not for Tables), encoded once per entry (an
+ * entry is one version of an object): a list copies bytes instead of joining and re-encoding
+ * strings, and no list, however long, has to fit in one string.
+ */
+export function entryBytes(entry: Entry, shape: Shape): Buffer {
+  const cache = shape.kind === 'metadata' ? partialBytes : fullBytes;
+  let bytes = cache.get(entry);
+  if (bytes === undefined) {
+    bytes = Buffer.from(entryJson(entry, shape), 'utf8');
+    cache.set(entry, bytes);
+  }
+  return bytes;
 }
 
 /** A metav1.Table of `objects` with `columns`; `metadata` is the list metadata JSON. */
