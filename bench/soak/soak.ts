@@ -347,8 +347,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
 const HOUR_MS = 3_600_000;
 
-/** The least-squares slope of `value` over `atMs`, per ms. */
-function slope<T extends { atMs: number }>(points: T[], value: (p: T) => number): number {
+/** The least-squares slope of `value` over `atMs`, per ms (0 for points all at one time). */
+export function slope<T extends { atMs: number }>(points: T[], value: (p: T) => number): number {
   const n = points.length;
   const meanX = points.reduce((sum, p) => sum + p.atMs, 0) / n;
   const meanY = points.reduce((sum, p) => sum + value(p), 0) / n;
@@ -361,7 +361,7 @@ function slope<T extends { atMs: number }>(points: T[], value: (p: T) => number)
   return variance === 0 ? 0 : covariance / variance;
 }
 
-function judgeSoak(report: SoakReport, http2: boolean): string[] {
+export function judgeSoak(report: SoakReport, http2: boolean): string[] {
   const failures: string[] = [];
   if (http2 && report.http2.streams === 0) failures.push('no HTTP/2 stream: the run used HTTP/1.1');
   if (report.http2.openStreams > 0)
