@@ -145,6 +145,21 @@ describe('hostile HTTP/2', () => {
     await expectUndisturbed(h2, healthy);
   });
 
+  it('a server that refuses every stream: the request is sent 4 times, then ends in SYSTEM_ERROR', async () => {
+    const h2 = await start({}, 1);
+    let refused = 0;
+    h2.hostile = (stream) => {
+      refused++;
+      stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+    };
+    const result = await runHostile(h2.cluster, HOSTILE);
+    expectClean(result, ['ERROR:SYSTEM_ERROR'], { arrayBuffers: 8 * MB });
+    expect(lastError(result.generator).message).toMatch(/REFUSED_STREAM|code 7\b/);
+    // Both paths: the first try and 3 more each, never a loop.
+    expect(refused).toBe(8);
+    await expectUndisturbed(h2, healthy);
+  });
+
   it('a SETTINGS flood on the session: the watch goes on, memory bounded, the others undisturbed', async () => {
     const h2 = await start();
     let acknowledged = 0;
