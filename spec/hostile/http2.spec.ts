@@ -239,25 +239,25 @@ describe('hostile HTTP/2', () => {
 
   it('a stream that never sends headers: unsubscribing resets it within 250 ms', async () => {
     const h2 = await start();
-    const hostileStreams: http2.ServerHttp2Stream[] = [];
     const closedAfter: number[] = [];
     let stoppedAt = 0;
-    h2.hostile = (stream) => {
-      hostileStreams.push(stream);
-      stream.once('close', () => closedAfter.push(Date.now() - stoppedAt));
-    };
-    const result = await runHostile(h2.cluster, {
-      ...HOSTILE,
-      during: (stop) =>
-        setTimeout(() => {
-          stoppedAt = Date.now();
-          stop();
-        }, 300),
-    });
-    expect(result.timedOut).toEqual([]);
-    expect(result.generator).toEqual([]);
-    expect(result.observable).toEqual([]);
-    await until(() => closedAfter.length === 2, 'both silent streams reset');
+    h2.hostile = (stream) => stream.once('close', () => closedAfter.push(Date.now() - stoppedAt));
+    // One path at a time, each waited for: the next path begins with a full collection, which
+    // would hold up the server's (same process) sight of the previous reset.
+    for (const path of ['generator', 'observable'] as const) {
+      const result = await runHostile(h2.cluster, {
+        ...HOSTILE,
+        paths: [path],
+        during: (stop) =>
+          setTimeout(() => {
+            stoppedAt = Date.now();
+            stop();
+          }, 300),
+      });
+      expect(result.timedOut).toEqual([]);
+      expect(result[path]).toEqual([]);
+      await until(() => closedAfter.length === (path === 'generator' ? 1 : 2), 'the reset');
+    }
     expect(Math.max(...closedAfter)).toBeLessThan(250);
     await expectUndisturbed(h2, healthy);
   });
