@@ -1,3 +1,4 @@
+import { constants as h2 } from 'node:http2';
 import type { FakeKubeApiServer } from '../../src/testing/index.js';
 import type { Prng } from './prng.js';
 import type { RotatingCredentials } from './workload.js';
@@ -17,12 +18,20 @@ export const FAULT_KINDS = [
   'delay-headers',
 ] as const;
 
-export type FaultKind = (typeof FAULT_KINDS)[number];
+/**
+ * Faults only an HTTP/2 server can send (the soak over HTTP/2 adds them to the round): a GOAWAY
+ * on every session, graceful or as a session error, and a RST_STREAM on every open stream.
+ */
+export const HTTP2_FAULT_KINDS = ['goaway', 'goaway-error', 'reset-streams'] as const;
+
+export type FaultKind = (typeof FAULT_KINDS)[number] | (typeof HTTP2_FAULT_KINDS)[number];
 
 /** Settings of a {@link FaultInjection}. */
 export interface FaultSettings {
   /** The idle timeout of the pipeline: a stall lasts longer than this. */
   idleTimeoutMs: number;
+  /** The kinds a round fires (default {@link FAULT_KINDS}). */
+  kinds?: readonly FaultKind[];
 }
 
 /**
@@ -31,9 +40,8 @@ export interface FaultSettings {
  * close-immediately) are armed for the next watch connection, failures for the next request.
  */
 export class FaultInjection {
-  readonly fired: Record<FaultKind, number> = Object.fromEntries(
-    FAULT_KINDS.map((kind) => [kind, 0]),
-  ) as Record<FaultKind, number>;
+  /** How often each kind fired (the kinds of the round only). */
+  readonly fired: Record<FaultKind, number>;
   private round: FaultKind[] = [];
   /** `Date.now()` when the last fault was put in place (undefined before the first). */
   lastFiredAt: number | undefined;
@@ -43,7 +51,10 @@ export class FaultInjection {
     private readonly credentials: RotatingCredentials,
     private readonly random: Prng,
     private readonly settings: FaultSettings,
-  ) {}
+  ) {
+    const kinds = settings.kinds ?? FAULT_KINDS;
+    this.fired = Object.fromEntries(kinds.map((kind) => [kind, 0])) as Record<FaultKind, number>;
+  }
 
   get total(): number {
     return Object.values(this.fired).reduce((a, b) => a + b, 0);
@@ -51,7 +62,8 @@ export class FaultInjection {
 
   /** Fires the next fault of the round; resolves once it is in place (a restart is listening again). */
   async fireNext(): Promise<FaultKind> {
-    if (this.round.length === 0) this.round = this.random.shuffle(FAULT_KINDS);
+    if (this.round.length === 0)
+      this.round = this.random.shuffle(this.settings.kinds ?? FAULT_KINDS);
     const kind = this.round.shift()!;
     await this.fire(kind);
     return kind;
@@ -94,8 +106,17 @@ export class FaultInjection {
       case 'delay-headers':
         server.faults.delayHeaders(Math.round(idle * (0.2 + 1.3 * random.next())));
         break;
+      case 'goaway':
+        server.goaway();
+        break;
+      case 'goaway-error':
+        server.goaway(h2.NGHTTP2_INTERNAL_ERROR);
+        break;
+      case 'reset-streams':
+        server.resetStreams(h2.NGHTTP2_INTERNAL_ERROR);
+        break;
     }
-    this.fired[kind]++;
+    this.fired[kind] = (this.fired[kind] ?? 0) + 1;
     this.lastFiredAt = Date.now();
   }
 

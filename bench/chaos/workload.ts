@@ -27,9 +27,12 @@ export class RotatingCredentials implements ClusterConnection {
   }
 
   async resolve(): Promise<ResolvedConnection> {
+    const ca = this.server.caPem;
     return {
       server: this.server.url,
       headers: { Authorization: `Bearer ${this.token}` },
+      // A TLS server (the soak over HTTP/2) is verified against its own CA.
+      ...(ca !== undefined ? { tls: { ca } } : {}),
     };
   }
 

@@ -1,9 +1,11 @@
-// The soak (issue 8), from the repository root:
-//   npm run soak -- --minutes 10 [--seed 1] [--namespaces 10] [--fault-every 15000]
+// The soak (issues 8 and 19), from the repository root:
+//   npm run soak -- --watches 200 --minutes 30 [--seed 1] [--fault-every 20000] [--http1]
 //     [--minute-ms 60000]   (a shorter "minute" only to try it out: --minutes 3 --minute-ms 20000)
-// 5 resumed watches per namespace (50 by default) through churn and faults; RSS, heap and handle
-// counts every minute. Exit code 0 only when memory is flat (the last minute within 10 % of the
-// second), the stores match the server at the end and no socket is left open.
+// Resumed watches, 5 per namespace, over HTTP/2 (TLS, ALPN) unless --http1, through churn and
+// faults (the HTTP/2 ones too: GOAWAY, RST_STREAM); RSS, heap, handles, sockets and streams every
+// minute, and the memory slope per hour. Exit code 0 only when memory is flat (the last minute
+// within 10 % of the second), the stores match the server at the end, nothing was lost or
+// duplicated and no socket or stream is left open.
 import { parseArgs } from 'node:util';
 import { numberOption as number } from '../chaos/harness.js';
 import { formatSoak, runSoak } from './soak.js';
@@ -12,18 +14,24 @@ const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '1' },
     minutes: { type: 'string', default: '10' },
-    namespaces: { type: 'string', default: '10' },
-    'fault-every': { type: 'string', default: '15000' },
+    watches: { type: 'string', default: '200' },
+    'fault-every': { type: 'string', default: '20000' },
+    http1: { type: 'boolean', default: false },
     'minute-ms': { type: 'string', default: '60000' },
   },
   strict: true,
 });
 
+if (Number(values.watches) % 5 !== 0) {
+  console.error(`--watches must be a multiple of 5 (one per resource per namespace)`);
+  process.exit(2);
+}
 const options = {
   seed: number('seed', values.seed!, 0, 2 ** 32 - 1),
   // Memory is judged flat by comparing the last period with the second: 3 periods at least.
   minutes: number('minutes', values.minutes!, 3, 24 * 60),
-  namespaces: number('namespaces', values.namespaces!, 1, 100),
+  watches: number('watches', values.watches!, 5, 2000),
+  http2: !values.http1,
   faultEveryMs: number('fault-every', values['fault-every']!, 500, 3_600_000),
   minuteMs: number('minute-ms', values['minute-ms']!, 1000, 3_600_000),
   log: (line: string) => console.log(line),
@@ -32,7 +40,8 @@ if (!(globalThis as { gc?: unknown }).gc)
   console.log('note: run with --expose-gc for steadier figures');
 console.log(
   `soak: seed ${options.seed}, ${options.minutes} periods of ${options.minuteMs} ms, ` +
-    `${options.namespaces * 5} watches, a fault every ~${options.faultEveryMs} ms`,
+    `${options.watches} watches over ${options.http2 ? 'HTTP/2' : 'HTTP/1.1'}, ` +
+    `a fault every ~${options.faultEveryMs} ms`,
 );
 const report = await runSoak(options);
 for (const line of formatSoak(report)) console.log(line);

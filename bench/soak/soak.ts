@@ -6,7 +6,7 @@ import type { KubernetesObject } from '../../src/types.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { compareStore } from '../chaos/compare.js';
 import { DeliveryChecker } from '../chaos/delivery.js';
-import { FaultInjection, type FaultKind } from '../chaos/faults.js';
+import { FAULT_KINDS, FaultInjection, HTTP2_FAULT_KINDS, type FaultKind } from '../chaos/faults.js';
 import {
   LifecycleTally,
   churn,
@@ -31,9 +31,14 @@ import {
 export interface SoakOptions {
   seed: number;
   minutes: number;
-  /** Namespaces; each has one watch per resource (5 resources: 10 namespaces = 50 watches). */
-  namespaces?: number;
-  /** Mean time between faults (default 15 s). */
+  /** Watches, a multiple of 5: one per resource (5 of them) in each of `watches / 5` namespaces. */
+  watches?: number;
+  /**
+   * Over HTTP/2 (default true: a TLS server offering `h2`, the HTTP/2 faults added to the
+   * round), or HTTP/1.1 on plain HTTP.
+   */
+  http2?: boolean;
+  /** Mean time between faults (default 20 s). */
   faultEveryMs?: number;
   /** The length of a reporting period (default 60 000; shorter only to try the tool out). */
   minuteMs?: number;
@@ -50,6 +55,9 @@ export interface MinuteFigures {
   handles: number;
   handleKinds: Record<string, number>;
   serverSockets: number;
+  /** HTTP/2 sessions and streams open on the server at the end of the period. */
+  serverSessions: number;
+  serverStreams: number;
   watchesUp: number;
   events: number;
   connections: number;
@@ -70,6 +78,13 @@ export interface SoakReport {
   converged: boolean;
   pipelineErrors: string[];
   openSockets: { server: number; clientHandles: number };
+  /** What the server saw of HTTP/2 over the run, and the streams still open after the end. */
+  http2: { sessions: number; streams: number; openStreams: number; resetByClient: number };
+  /**
+   * Least-squares slope of the memory samples after the first period, in bytes per hour (the
+   * first period is the warm-up: stores filling, code compiling).
+   */
+  slopePerHour: { rss: number; heapUsed: number } | undefined;
   /** Growth of the last period's averages over the second's, as fractions (0.05 = +5 %). */
   growth: { rss: number; heapUsed: number } | undefined;
   failures: string[];
@@ -97,18 +112,28 @@ const WATCH_TIMEOUT_SECONDS = 60;
  * small so that they do not count as the watches' memory.
  */
 const RECORD_LIMIT = 100;
+/** Events the server keeps per resource (its default). */
+const HISTORY_SIZE = 1000;
+/**
+ * Mutations made before the watches start: enough to fill the server's history of every
+ * resource (each draws a fifth of them, 1 600 +- 40), so that the in-process server's memory is
+ * at its steady state from the first period and the growth measured is the watches'.
+ */
+const PREFILL_MUTATIONS = 8 * HISTORY_SIZE;
 
 /**
- * Holds `namespaces` x 5 resumed watches (one mergeWatches + toStore per namespace) on a
- * FakeKubeApiServer through steady churn and a fault every few seconds, and samples memory and
- * handles. Memory is flat when the last period's averages are within 10 % of the second's.
+ * Holds `watches` resumed watches (5 per namespace: one mergeWatches + toStore each) on a
+ * FakeKubeApiServer (over HTTP/2 by default) through steady churn and a fault every 20 s or so,
+ * and samples memory, handles, sockets and streams. Memory is flat when the last period's
+ * averages are within 10 % of the second's; the slope per hour is printed beside.
  */
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const {
     seed,
     minutes,
-    namespaces: namespaceCount = 10,
-    faultEveryMs = 15_000,
+    watches: watchCount = 200,
+    http2 = true,
+    faultEveryMs = 20_000,
     minuteMs = 60_000,
     log = () => {},
   } = options;
@@ -121,9 +146,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const jitterRandom = root.fork(3);
   const gc = (globalThis as { gc?: () => void }).gc;
 
+  const namespaceCount = Math.max(1, Math.round(watchCount / SOURCE_KEYS.length));
   const server = await FakeKubeApiServer.start({
+    tls: http2,
+    http2,
     bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
-    historySize: 1000,
+    historySize: HISTORY_SIZE,
     recordLimit: RECORD_LIMIT,
   });
   const subscriptions: Subscription[] = [];
@@ -133,8 +161,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const workload = new Workload(server, Object.values(RESOURCES), namespaces, mutationRandom);
     const faults = new FaultInjection(server, credentials, faultRandom, {
       idleTimeoutMs: IDLE_TIMEOUT_MS,
+      kinds: http2 ? [...FAULT_KINDS, ...HTTP2_FAULT_KINDS] : FAULT_KINDS,
     });
-    for (let i = 0; i < 200; i++) workload.mutate();
+    for (let i = 0; i < PREFILL_MUTATIONS; i++) workload.mutate();
 
     const checker = new DeliveryChecker(false);
     const lifecycle = new LifecycleTally();
@@ -170,7 +199,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       );
     }
     const watches = namespaces.length * SOURCE_KEYS.length;
-    log(`${watches} watches on ${server.url}`);
+    log(`${watches} watches on ${server.url} (${http2 ? 'HTTP/2' : 'HTTP/1.1'})`);
+    const started = Date.now();
+    const timeline: Array<{ atMs: number; rss: number; heapUsed: number }> = [];
 
     const figures: MinuteFigures[] = [];
     let nextSample = sampleEveryMs;
@@ -191,6 +222,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         handles: maxHandles,
         handleKinds,
         serverSockets: server.openConnections,
+        serverSessions: server.http2.openSessions,
+        serverStreams: server.http2.openStreams,
         watchesUp: lifecycle.watchesUp,
         events: checker.events - before.events,
         connections: lifecycle.connections - before.connections,
@@ -220,7 +253,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       afterStep: (elapsedMs) => {
         if (elapsedMs >= nextSample) {
           gc?.();
-          samples.push(process.memoryUsage());
+          const m = process.memoryUsage();
+          samples.push(m);
+          if (figures.length > 0)
+            timeline.push({ atMs: Date.now() - started, rss: m.rss, heapUsed: m.heapUsed });
           const kinds = activeHandles();
           const total = Object.values(kinds).reduce((a, b) => a + b, 0);
           if (total >= maxHandles) {
@@ -270,6 +306,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     }
     for (const s of subscriptions.splice(0)) s.unsubscribe();
     const openSockets = await socketsLeft(server, 5000);
+    const h2 = server.http2;
 
     const second = figures[1];
     const last = figures[figures.length - 1];
@@ -292,10 +329,23 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       converged,
       pipelineErrors,
       openSockets,
+      http2: {
+        sessions: h2.sessions,
+        streams: h2.streams,
+        openStreams: h2.openStreams,
+        resetByClient: h2.streamsResetByClient,
+      },
+      slopePerHour:
+        timeline.length >= 2
+          ? {
+              rss: slope(timeline, (p) => p.rss) * HOUR_MS,
+              heapUsed: slope(timeline, (p) => p.heapUsed) * HOUR_MS,
+            }
+          : undefined,
       growth,
       failures: [],
     };
-    report.failures = judgeSoak(report);
+    report.failures = judgeSoak(report, http2);
     return report;
   } finally {
     for (const s of subscriptions) s.unsubscribe();
@@ -303,8 +353,27 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   }
 }
 
-function judgeSoak(report: SoakReport): string[] {
+const HOUR_MS = 3_600_000;
+
+/** The least-squares slope of `value` over `atMs`, per ms (0 for points all at one time). */
+export function slope<T extends { atMs: number }>(points: T[], value: (p: T) => number): number {
+  const n = points.length;
+  const meanX = points.reduce((sum, p) => sum + p.atMs, 0) / n;
+  const meanY = points.reduce((sum, p) => sum + value(p), 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  for (const p of points) {
+    covariance += (p.atMs - meanX) * (value(p) - meanY);
+    variance += (p.atMs - meanX) ** 2;
+  }
+  return variance === 0 ? 0 : covariance / variance;
+}
+
+export function judgeSoak(report: SoakReport, http2: boolean): string[] {
   const failures: string[] = [];
+  if (http2 && report.http2.streams === 0) failures.push('no HTTP/2 stream: the run used HTTP/1.1');
+  if (report.http2.openStreams > 0)
+    failures.push(`${report.http2.openStreams} HTTP/2 streams left open on the server`);
   if (!report.growth) failures.push('fewer than 3 periods: memory flatness cannot be judged');
   else {
     if (report.growth.rss > 0.1) failures.push(`RSS grew ${pct(report.growth.rss)}`);
@@ -316,6 +385,8 @@ function judgeSoak(report: SoakReport): string[] {
   return [...failures, ...deliveryFailures(report)];
 }
 
+const mbSigned = (bytes: number) => `${bytes >= 0 ? '+' : ''}${mb(bytes)}`;
+
 const pct = (fraction: number) => `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %`;
 
 function formatMinute(f: MinuteFigures): string {
@@ -325,7 +396,8 @@ function formatMinute(f: MinuteFigures): string {
   return (
     `minute ${String(f.minute).padStart(2)}: rss ${mb(f.rssBytes)}, heap ${mb(f.heapUsedBytes)}, ` +
     `external ${mb(f.externalBytes)}, arrayBuffers ${mb(f.arrayBuffersBytes)}, ` +
-    `handles ${f.handles} (${kinds}), server sockets ${f.serverSockets}, up ${f.watchesUp}, ` +
+    `handles ${f.handles} (${kinds}), server sockets ${f.serverSockets}, ` +
+    `h2 sessions ${f.serverSessions}, streams ${f.serverStreams}, up ${f.watchesUp}, ` +
     `events ${f.events}, connections ${f.connections}, relists ${f.relists}, ` +
     `faults ${f.faults}, mutations ${f.mutations}`
   );
@@ -340,9 +412,15 @@ export function formatSoak(report: SoakReport): string[] {
     report.growth
       ? `memory: last period vs second: rss ${pct(report.growth.rss)}, heap ${pct(report.growth.heapUsed)}`
       : 'memory: not enough periods to compare',
+    report.slopePerHour
+      ? `memory slope (after the first period): rss ${mbSigned(report.slopePerHour.rss)}/h, ` +
+        `heap ${mbSigned(report.slopePerHour.heapUsed)}/h`
+      : 'memory slope: not enough samples',
     `duplicates ${report.duplicates}, regressions ${report.regressions}, lost ${report.lost}, ` +
       `converged ${report.converged}`,
     `open sockets: server ${report.openSockets.server}, client handles ${report.openSockets.clientHandles}`,
+    `HTTP/2: ${report.http2.sessions} sessions, ${report.http2.streams} streams ` +
+      `(${report.http2.resetByClient} reset by the client), ${report.http2.openStreams} left open`,
     report.failures.length === 0 ? 'result PASS' : `result FAIL: ${report.failures.join('; ')}`,
   ];
 }

@@ -4,7 +4,7 @@ import { ExchangeBody, type ExchangeResult } from './body.js';
 import type { OutgoingRequest } from './http1Exchange.js';
 import { transportSettings } from './settings.js';
 
-const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR } = http2.constants;
+const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants;
 
 /** Headers HTTP/2 forbids (RFC 9113 8.2.2) or carries as pseudo-headers. */
 const CONNECTION_HEADERS = new Set([
@@ -21,9 +21,14 @@ const CONNECTION_HEADERS = new Set([
  * hands them over; `pause()`/`resume()` are the stream's flow control (only this stream stops);
  * `release()` resets the stream (RST_STREAM CANCEL): the server sees it at once, the session
  * lives on. `fail()` is how the session fails its streams (GOAWAY, a dead or broken session).
+ * A stream the server refused (RST_STREAM REFUSED_STREAM before any answer: it was not
+ * processed, RFC 9113 8.7) is handed to `onRefused`, when given, to be sent again; nothing is
+ * settled for it here.
  */
 export class Http2Exchange extends ExchangeBody {
   private stream: http2.ClientHttp2Stream | undefined;
+  /** The response head arrived. */
+  private answered = false;
   private headTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -31,6 +36,8 @@ export class Http2Exchange extends ExchangeBody {
     settle: (result: ExchangeResult) => void,
     /** Called once when the stream is over, whatever ended it. */
     private readonly onOver: () => void,
+    /** Sends the request again after a refusal (absent: a refusal fails it as any reset). */
+    private readonly onRefused?: () => void,
   ) {
     super(request.signal, settle);
   }
@@ -59,6 +66,7 @@ export class Http2Exchange extends ExchangeBody {
       const statusCode = Number(head[':status']);
       // 1xx answers come as 'headers' events, not 'response': this is the answer.
       clearTimeout(this.headTimer);
+      this.answered = true;
       stream.pause();
       const responseHeaders: IncomingHttpHeaders = {};
       for (const [name, value] of Object.entries(head)) {
@@ -71,8 +79,11 @@ export class Http2Exchange extends ExchangeBody {
       this.deliverEnd();
       this.over();
     });
-    stream.on('error', (cause) => this.fail(cause));
+    stream.on('error', (cause) => {
+      if (!this.retryRefused(stream)) this.fail(cause);
+    });
     stream.on('close', () => {
+      if (this.retryRefused(stream)) return;
       // A stream reset by the server (or closed with its session) before its end.
       if (!this.closed && !this.released) {
         const code = stream.rstCode;
@@ -86,6 +97,20 @@ export class Http2Exchange extends ExchangeBody {
       }
       this.over();
     });
+  }
+
+  /**
+   * A stream refused before its answer goes back to `onRefused` (once): this exchange is over
+   * without settling, its abort listener gone, and the request is sent anew.
+   */
+  private retryRefused(stream: http2.ClientHttp2Stream): boolean {
+    if (this.isOver || this.released || this.sink !== undefined || !this.onRefused) return false;
+    if (stream.rstCode !== NGHTTP2_REFUSED_STREAM || this.answered) return false;
+    this.released = true;
+    this.closed = true;
+    this.over();
+    this.onRefused();
+    return true;
   }
 
   /** The request or its body failed: before the head a `failed` result, after it a broken body. */

@@ -7,6 +7,12 @@ import type { OutgoingRequest } from './http1Exchange.js';
 import { Http2Exchange } from './http2Exchange.js';
 import { transportSettings } from './settings.js';
 
+/**
+ * Times one request is sent again after a server refused its stream (REFUSED_STREAM: a lowered
+ * SETTINGS_MAX_CONCURRENT_STREAMS crossing our new stream): then it fails as any reset does.
+ */
+const MAX_REFUSALS = 3;
+
 /** The HTTP/2 receive window of a stream (and 16 times it for the session): room for bursts. */
 const STREAM_WINDOW_BYTES = 1024 * 1024;
 
@@ -58,7 +64,7 @@ export class Http2Sessions {
    * Sends one GET on a stream, or resolves `undefined` when the server turned out to speak only
    * HTTP/1.1 (nothing was sent).
    */
-  async send(request: OutgoingRequest): Promise<ExchangeResult | undefined> {
+  async send(request: OutgoingRequest, refusals = 0): Promise<ExchangeResult | undefined> {
     for (;;) {
       if (request.signal.aborted) return { kind: 'aborted' };
       let entry = this.withRoom();
@@ -77,7 +83,7 @@ export class Http2Sessions {
       await entry.ready;
       entry.reserved--;
       if (!request.signal.aborted && !entry.closing && entry.streams.size < entry.maxStreams)
-        return this.stream(entry, request);
+        return this.stream(entry, request, refusals);
       this.idle(entry);
     }
   }
@@ -102,12 +108,26 @@ export class Http2Sessions {
     return undefined;
   }
 
-  private stream(entry: Session, request: OutgoingRequest): Promise<ExchangeResult> {
+  private stream(
+    entry: Session,
+    request: OutgoingRequest,
+    refusals: number,
+  ): Promise<ExchangeResult> {
     return new Promise((settle) => {
-      const exchange = new Http2Exchange(request, settle, () => {
-        entry.streams.delete(exchange);
-        this.idle(entry);
-      });
+      const again = () =>
+        void this.send(request, refusals + 1).then(
+          (result) => settle(result ?? { kind: 'failed', cause: new Error('HTTP/2 refused') }),
+          (cause: unknown) => settle({ kind: 'failed', cause }),
+        );
+      const exchange = new Http2Exchange(
+        request,
+        settle,
+        () => {
+          entry.streams.delete(exchange);
+          this.idle(entry);
+        },
+        refusals < MAX_REFUSALS ? again : undefined,
+      );
       entry.streams.add(exchange);
       clearTimeout(entry.timer);
       entry.session.ref();

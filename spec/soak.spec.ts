@@ -1,0 +1,61 @@
+import { describe, expect, it } from '@jest/globals';
+import { judgeSoak, slope, type SoakReport } from '../bench/soak/soak.js';
+
+// The soak (npm run soak) is not part of npm test; its verdict is, so that a soak that passes
+// means what it says.
+describe('the verdict of the soak', () => {
+  const passing = (): SoakReport => ({
+    seed: 1,
+    watches: 200,
+    minutes: [],
+    faults: {} as SoakReport['faults'],
+    mutations: 100,
+    duplicates: 0,
+    regressions: 0,
+    lost: 0,
+    converged: true,
+    pipelineErrors: [],
+    openSockets: { server: 0, clientHandles: 0 },
+    http2: { sessions: 2, streams: 400, openStreams: 0, resetByClient: 10 },
+    slopePerHour: { rss: 0, heapUsed: 0 },
+    growth: { rss: 0.02, heapUsed: -0.01 },
+    failures: [],
+  });
+
+  it('passes a clean HTTP/2 run', () => {
+    expect(judgeSoak(passing(), true)).toEqual([]);
+  });
+
+  it('fails a run that left HTTP/2 streams open, or that never used HTTP/2 when it should have', () => {
+    const open = passing();
+    open.http2.openStreams = 3;
+    expect(judgeSoak(open, true)).toEqual(['3 HTTP/2 streams left open on the server']);
+    const http1 = passing();
+    http1.http2.streams = 0;
+    expect(judgeSoak(http1, true)).toEqual(['no HTTP/2 stream: the run used HTTP/1.1']);
+    expect(judgeSoak(http1, false)).toEqual([]);
+  });
+
+  it('fails on memory growth, lost or duplicated changes and sockets left open', () => {
+    const report = passing();
+    report.growth = { rss: 0.2, heapUsed: 0.05 };
+    report.lost = 2;
+    report.duplicates = 1;
+    report.openSockets = { server: 1, clientHandles: 0 };
+    expect(judgeSoak(report, true)).toEqual([
+      'RSS grew +20.0 %',
+      '2 lost changes',
+      '1 duplicates',
+      'sockets left open: 1 on the server, 0 client handles',
+    ]);
+  });
+
+  it('measures the memory slope by least squares', () => {
+    const points = [0, 1000, 2000, 3000].map((atMs) => ({ atMs, v: 5 + atMs * 0.25 }));
+    expect(slope(points, (p) => p.v)).toBeCloseTo(0.25, 10);
+    // Noise around a flat line: no slope.
+    const flat = [10, 12, 12, 10].map((v, i) => ({ atMs: i * 1000, v }));
+    expect(slope(flat, (p) => p.v)).toBe(0);
+    expect(slope([{ atMs: 5, v: 1 }], (p) => p.v)).toBe(0);
+  });
+});
