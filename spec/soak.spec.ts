@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { judgeSoak, slope, type SoakReport } from '../bench/soak/soak.js';
+import { judgeSoak, memoryGrowth, slope, type SoakReport } from '../bench/soak/soak.js';
 
 // The soak (npm run soak) is not part of npm test; its verdict is, so that a soak that passes
 // means what it says.
@@ -48,6 +48,27 @@ describe('the verdict of the soak', () => {
       '1 duplicates',
       'sockets left open: 1 on the server, 0 client handles',
     ]);
+  });
+
+  it('judges growth by the crests of the first and last thirds, after the warm-up period', () => {
+    const mb = 1e6;
+    const periods = (heap: number[]) =>
+      heap.map((h) => ({ rssBytes: 200 * mb, heapUsedBytes: h * mb }));
+    // The 30-minute run's heap (MB per minute): a sawtooth in a 47-55 MB band, which the old
+    // rule (last period against the second) judged +15 %.
+    const sawtooth = [
+      47.3, 47.2, 50.5, 53.5, 54.1, 54.5, 54.3, 48.6, 48.3, 49.2, 47.9, 51.6, 47.3, 50.9, 53.9,
+      55.0, 54.0, 55.1, 51.4, 48.5, 53.3, 55.1, 54.3, 48.4, 50.1, 54.6, 55.1, 54.2, 53.8, 54.3,
+    ];
+    const flat = memoryGrowth(periods(sawtooth))!;
+    expect(flat.heapUsed).toBeCloseTo(55.1 / 54.5 - 1, 6);
+    expect(flat.rss).toBe(0);
+    // The same sawtooth on a leak of 0.5 MB a minute: every crest higher.
+    const leak = memoryGrowth(periods(sawtooth.map((h, i) => h + i * 0.5)))!;
+    expect(leak.heapUsed).toBeGreaterThan(0.1);
+    // The warm-up period does not count, however high.
+    expect(memoryGrowth(periods([90, 50, 50, 50]))!.heapUsed).toBe(0);
+    expect(memoryGrowth(periods([50, 50]))).toBeUndefined();
   });
 
   it('measures the memory slope by least squares', () => {
