@@ -14,6 +14,18 @@ const HOSTILE = { namespace: 'hostile' };
 const added = (name: string, rv: number) => line('ADDED', rawPod(name, String(rv)));
 const json = { ':status': 200, 'content-type': 'application/json' };
 
+/** Writes 20 ADDED events, one every 40 ms, then ends the stream (unless it closed first). */
+function writeEventsSlowly(stream: http2.ServerHttp2Stream): void {
+  let n = 0;
+  const tick = setInterval(() => {
+    if (stream.closed) return clearInterval(tick);
+    if (++n > 20) {
+      clearInterval(tick);
+      stream.end();
+    } else stream.write(added(`p${n}`, n));
+  }, 40);
+}
+
 describe('hostile HTTP/2', () => {
   let server: H2Server | undefined;
   const healthy: HealthyWatch[] = [];
@@ -165,7 +177,6 @@ describe('hostile HTTP/2', () => {
     let acknowledged = 0;
     h2.hostile = (stream, session) => {
       stream.respond(json);
-      let n = 0;
       const flood = () => {
         if (stream.closed || session.destroyed) return;
         // Flapping values: the stream window and the stream limit both change every time.
@@ -179,13 +190,7 @@ describe('hostile HTTP/2', () => {
         );
       };
       for (let i = 0; i < 8; i++) flood();
-      const tick = setInterval(() => {
-        if (stream.closed) return clearInterval(tick);
-        if (++n > 20) {
-          clearInterval(tick);
-          stream.end();
-        } else stream.write(added(`p${n}`, n));
-      }, 40);
+      writeEventsSlowly(stream);
     };
     const result = await runHostile(h2.cluster, HOSTILE);
     expectClean(result, Array<string>(20).fill('ADDED'), { arrayBuffers: 16 * MB });
@@ -207,14 +212,7 @@ describe('hostile HTTP/2', () => {
         });
       };
       for (let i = 0; i < 8; i++) flood();
-      let n = 0;
-      const tick = setInterval(() => {
-        if (stream.closed) return clearInterval(tick);
-        if (++n > 20) {
-          clearInterval(tick);
-          stream.end();
-        } else stream.write(added(`p${n}`, n));
-      }, 40);
+      writeEventsSlowly(stream);
     };
     const result = await runHostile(h2.cluster, HOSTILE);
     expectClean(result, Array<string>(20).fill('ADDED'), { arrayBuffers: 16 * MB });
