@@ -425,7 +425,7 @@ export function formatSoak(report: SoakReport): string[] {
       .map(([k, n]) => `${k} ${n}`)
       .join(', ')}`,
     report.growth
-      ? `memory: last period vs second: rss ${pct(report.growth.rss)}, heap ${pct(report.growth.heapUsed)}`
+      ? `memory (crest of the last third of the periods vs the first, after warm-up): rss ${pct(report.growth.rss)}, heap ${pct(report.growth.heapUsed)}`
       : 'memory: not enough periods to compare',
     report.slopePerHour
       ? `memory slope (after the first period): rss ${mbSigned(report.slopePerHour.rss)}/h, ` +
