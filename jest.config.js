@@ -1,6 +1,6 @@
 /** @type {import('jest').Config} */
 export default {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/spec/support/nodeEnvironment.mjs',
   roots: ['<rootDir>/spec', '<rootDir>/examples'],
   testMatch: ['**/*.spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
