@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { WatchError } from '../WatchError.js';
 import { objectDecoder, transformFailure } from '../shapes/decodeObject.js';
 import { METADATA_LIST_ACCEPT } from '../shapes/metadataOnly.js';
@@ -10,7 +10,8 @@ import type {
   ObjectTransform,
   ResourceRef,
 } from '../types.js';
-import { linkedAbort } from './abortLink.js';
+import { fromAbortable } from './fromAbortable.js';
+import { listPageQuery } from './listPageQuery.js';
 import { requestText } from './request.js';
 import { resourcePath } from './resourcePath.js';
 import { badRequest, parseError } from './statusError.js';
@@ -49,23 +50,7 @@ export function fromList<T = KubernetesObject>(
   resource: ResourceRef<T>,
   options: ListOptions = {},
 ): Observable<ListResult<T>> {
-  return new Observable<ListResult<T>>((subscriber) => {
-    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
-    listAll<T>(cluster, resource, options, controller.signal).then(
-      (result) => {
-        if (controller.signal.aborted) return;
-        subscriber.next(result);
-        subscriber.complete();
-      },
-      (error) => {
-        if (!controller.signal.aborted) subscriber.error(error);
-      },
-    );
-    return () => {
-      unlink();
-      controller.abort();
-    };
-  });
+  return fromAbortable(options.signal, (signal) => listAll<T>(cluster, resource, options, signal));
 }
 
 async function listAll<T>(
@@ -127,16 +112,7 @@ async function listPages<T>(
   let resourceVersion = '';
   let token: string | undefined;
   do {
-    const query = new URLSearchParams();
-    if (options.labelSelector) query.set('labelSelector', options.labelSelector);
-    if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
-    if (limit > 0) query.set('limit', String(limit));
-    if (token) query.set('continue', token);
-    else if (options.resourceVersion !== undefined) {
-      query.set('resourceVersion', options.resourceVersion);
-      if (options.resourceVersionMatch)
-        query.set('resourceVersionMatch', options.resourceVersionMatch);
-    }
+    const query = listPageQuery(options, limit, token);
     const answer = await requestText(cluster, path, query, signal, MAX_PAGE_BYTES, accept);
     if (!answer.ok) {
       if (token && answer.error.statusCode === 410) throw new ExpiredContinueError(answer.error);

@@ -19,8 +19,12 @@ const QUERY_OPTIONS = [
 /**
  * The path and query of a watch, or the reason the options are invalid. Every query value is
  * URL-encoded by URLSearchParams, so a selector can never add parameters.
+ *
+ * @example
+ * const request = watchRequest(pods, { namespace: 'default', timeoutSeconds: 300 });
+ * if ('error' in request) throw request.error;
  */
-function watchRequest(
+export function watchRequest(
   resource: ResourceRef<unknown>,
   options: WatchOptions,
 ): { path: string; query: URLSearchParams } | { error: WatchError } {

@@ -1,9 +1,13 @@
 import { Observable } from 'rxjs';
 import type { WatchError } from '../../WatchError.js';
 import { linkedAbort } from '../../sources/abortLink.js';
+import { fromAbortable } from '../../sources/fromAbortable.js';
+import { DEFAULT_LIST_LIMIT } from '../../sources/fromList.js';
+import { listPageQuery } from '../../sources/listPageQuery.js';
 import { resourcePath } from '../../sources/resourcePath.js';
 import { networkError, parseError } from '../../sources/statusError.js';
 import { WatchLineDecoder } from '../../sources/watchLineDecoder.js';
+import { watchRequest } from '../../sources/watchRequest.js';
 import { createWatchSource, type WatchSource } from '../../sources/WatchSource.js';
 import type {
   Cluster,
@@ -24,17 +28,7 @@ import {
 } from './serverTable.js';
 
 /** The query options of a watch, as `fromWatch` sends them. */
-const WATCH_QUERY = [
-  'labelSelector',
-  'fieldSelector',
-  'resourceVersion',
-  'resourceVersionMatch',
-  'timeoutSeconds',
-  'allowWatchBookmarks',
-  'sendInitialEvents',
-] as const;
 
-const LIST_PAGE_LIMIT = 500;
 /** The largest list page read (rows of object metadata are small; a broken server is not). */
 const MAX_PAGE_BYTES = 256 * 1024 * 1024;
 
@@ -80,18 +74,13 @@ function tableConnection(
       if (error) subscriber.next({ type: 'ERROR', error });
       subscriber.complete();
     };
-    let path: string;
-    try {
-      path = resourcePath(resource, { namespace: options.namespace });
-    } catch (error) {
-      finish(error as WatchError);
+    // The same validated path and query as fromWatch's; only the Accept header differs.
+    const request = watchRequest(resource, options);
+    if ('error' in request) {
+      finish(request.error);
       return undefined;
     }
-    const query = new URLSearchParams({ watch: 'true' });
-    for (const key of WATCH_QUERY) {
-      const value = options[key];
-      if (value !== undefined && value !== false && value !== '') query.set(key, String(value));
-    }
+    const { path, query } = request;
     const emitRows = (event: WatchEvent): boolean => {
       for (const rowEvent of rowEvents(event, columns)) {
         subscriber.next(rowEvent);
@@ -163,23 +152,9 @@ function tableList(
   options: ListOptions,
   columns: ServerColumns,
 ): Observable<ListResult> {
-  return new Observable<ListResult>((subscriber) => {
-    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
-    listPages(cluster, resource, options, columns, controller.signal).then(
-      (result) => {
-        if (controller.signal.aborted) return;
-        subscriber.next(result);
-        subscriber.complete();
-      },
-      (error) => {
-        if (!controller.signal.aborted) subscriber.error(error);
-      },
-    );
-    return () => {
-      unlink();
-      controller.abort();
-    };
-  });
+  return fromAbortable(options.signal, (signal) =>
+    listPages(cluster, resource, options, columns, signal),
+  );
 }
 
 async function listPages(
@@ -195,16 +170,7 @@ async function listPages(
   let resourceVersion = '';
   let token: string | undefined;
   do {
-    const query = new URLSearchParams();
-    if (options.labelSelector) query.set('labelSelector', options.labelSelector);
-    if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
-    query.set('limit', String(options.limit ?? LIST_PAGE_LIMIT));
-    if (token) query.set('continue', token);
-    else if (options.resourceVersion !== undefined) {
-      query.set('resourceVersion', options.resourceVersion);
-      if (options.resourceVersionMatch)
-        query.set('resourceVersionMatch', options.resourceVersionMatch);
-    }
+    const query = listPageQuery(options, options.limit ?? DEFAULT_LIST_LIMIT, token);
     const got = await apiGet(cluster, path, {
       accept: TABLE_ACCEPT,
       query,
