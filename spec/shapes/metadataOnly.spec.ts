@@ -15,26 +15,12 @@ import {
 } from '../../src/index.js';
 import { metadataOnly } from '../../src/shapes/metadataOnly.js';
 import type { RawServer } from '../support/rawServer.js';
-import { startMetadataServer } from './metadataServer.js';
+import { partialPod, startMetadataServer } from './metadataServer.js';
 
 const LIST_ACCEPT =
   'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 const WATCH_ACCEPT =
   'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
-
-/** Exactly what the server's PartialObjectMetadata of pod-i looks like. */
-const partialPod = (i: number, resourceVersion: string): V1PartialObjectMetadata => ({
-  apiVersion: 'meta.k8s.io/v1',
-  kind: 'PartialObjectMetadata',
-  metadata: {
-    name: `pod-${i}`,
-    namespace: 'default',
-    uid: `uid-${i}`,
-    resourceVersion,
-    labels: { app: 'web' },
-    managedFields: [{ manager: 'kubelet', operation: 'Update', fieldsV1: { 'f:status': {} } }],
-  },
-});
 
 describe('metadataOnly', () => {
   let server: RawServer | undefined;

@@ -1,8 +1,7 @@
 import type http from 'node:http';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../src/operators/internal/endBookmark.js';
+import type { V1PartialObjectMetadata } from '../../src/types.js';
 import { RawServer } from '../support/rawServer.js';
-
-/** The annotation of the BOOKMARK that ends a watch-list's initial events. */
-const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /** A full pod as the API server stores it: spec, status and managedFields. */
 export function fullPod(i: number, resourceVersion: string): Record<string, unknown> {
@@ -22,11 +21,15 @@ export function fullPod(i: number, resourceVersion: string): Record<string, unkn
   };
 }
 
-const partial = (object: Record<string, unknown>) => ({
+const partial = (object: Record<string, unknown>): V1PartialObjectMetadata => ({
   apiVersion: 'meta.k8s.io/v1',
   kind: 'PartialObjectMetadata',
-  metadata: object.metadata,
+  metadata: object.metadata as V1PartialObjectMetadata['metadata'],
 });
+
+/** Exactly what the API server's PartialObjectMetadata of {@link fullPod} `i` is. */
+export const partialPod = (i: number, resourceVersion: string): V1PartialObjectMetadata =>
+  partial(fullPod(i, resourceVersion));
 
 /**
  * A loopback server of `count` pods at resourceVersion 100 that answers lists (paged by
@@ -70,7 +73,10 @@ export async function startMetadataServer(count: number, honour: boolean): Promi
           object: {
             kind: asPartial ? 'PartialObjectMetadata' : 'Pod',
             apiVersion: asPartial ? 'meta.k8s.io/v1' : 'v1',
-            metadata: { resourceVersion: '100', annotations: { [INITIAL_EVENTS_END]: 'true' } },
+            metadata: {
+              resourceVersion: '100',
+              annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' },
+            },
           },
         }) + '\n',
       );
