@@ -8,7 +8,7 @@ import { WatchError } from '../../src/WatchError.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { buildCli } from './support/cliBuild.js';
-import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { CliProcess, CliProcesses, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 
 jest.setTimeout(40_000);
 
@@ -26,12 +26,10 @@ const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 let main: string;
 let server: FakeKubeApiServer;
 let env: NodeJS.ProcessEnv;
-const running: CliProcess[] = [];
+const clis = new CliProcesses();
 
 function start(...args: string[]): CliProcess {
-  const cli = CliProcess.start(main, args, env);
-  running.push(cli);
-  return cli;
+  return clis.start(main, args, env);
 }
 
 beforeAll(async () => {
@@ -55,11 +53,7 @@ beforeAll(async () => {
   server.create(pods, pod('web-1', ''));
 }, 60_000);
 
-afterEach(async () => {
-  const stopping = running.splice(0);
-  for (const cli of stopping) cli.kill();
-  await Promise.all(stopping.map((cli) => cli.exited));
-});
+afterEach(() => clis.killAll());
 
 afterAll(async () => {
   await server?.stop();

@@ -7,7 +7,7 @@ import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import { Kubectl } from '../testing/fakeKubeApiServer/kubectl.js';
 import { sleep, until } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
-import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { CliProcess, CliProcesses, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
 jest.setTimeout(90_000);
@@ -16,12 +16,10 @@ jest.setTimeout(90_000);
 let main: string;
 let server: FakeKubeApiServer;
 let env: NodeJS.ProcessEnv;
-const running: CliProcess[] = [];
+const clis = new CliProcesses();
 
 function start(...args: string[]): CliProcess {
-  const cli = CliProcess.start(main, args, env);
-  running.push(cli);
-  return cli;
+  return clis.start(main, args, env);
 }
 
 function runningPod(
@@ -66,11 +64,7 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-afterEach(async () => {
-  const stopping = running.splice(0);
-  for (const cli of stopping) cli.kill();
-  await Promise.all(stopping.map((cli) => cli.exited));
-});
+afterEach(() => clis.killAll());
 
 afterAll(async () => {
   await server?.stop();
@@ -169,7 +163,7 @@ describe('kube-rx watch', () => {
       KUBECONFIG: writeKubeConfig(server.kubeConfig({ namespace: 'prod' })),
     });
     const cli = CliProcess.start(main, ['watch', 'pods'], prodEnv);
-    running.push(cli);
+    clis.keep(cli);
     // The initial listing is printed at once, sorted: web-9 is its last row.
     await cli.waitForStdout(/^web-9\s/);
     const names = cli.stdoutLines.slice(1).map((line) => line.split(' ')[0]);

@@ -3,7 +3,7 @@ import { pods } from '../../src/sources/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { buildCli } from './support/cliBuild.js';
-import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { CliProcess, CliProcesses, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
 jest.setTimeout(60_000);
@@ -11,7 +11,7 @@ jest.setTimeout(60_000);
 let main: string;
 let server: FakeKubeApiServer;
 let env: NodeJS.ProcessEnv;
-const running: CliProcess[] = [];
+const clis = new CliProcesses();
 
 beforeAll(async () => {
   main = await buildCli();
@@ -20,18 +20,14 @@ beforeAll(async () => {
   env = isolatedEnv({ KUBECONFIG: writeKubeConfig(server.kubeConfig()) });
 }, 240_000);
 
-afterEach(async () => {
-  const stopping = running.splice(0);
-  for (const cli of stopping) cli.kill();
-  await Promise.all(stopping.map((cli) => cli.exited));
-});
+afterEach(() => clis.killAll());
 
 afterAll(() => server?.stop());
 
 describe('kube-rx watch --metadata-only', () => {
   it('asks for PartialObjectMetadata and prints names by default', async () => {
     const cli = CliProcess.start(main, ['watch', 'pods', '-A', '--metadata-only'], env);
-    running.push(cli);
+    clis.keep(cli);
     await cli.waitForStdout(/pod\/pod-1/, 30_000);
     expect(cli.stdoutLines.slice(0, 2)).toEqual(['pod/pod-0', 'pod/pod-1']);
     // The list and the watch of pods (discovery, read first, asks for plain JSON).
@@ -50,7 +46,7 @@ describe('kube-rx watch --metadata-only', () => {
       ['watch', 'pods', '-A', '--metadata-only', '-o', 'json'],
       env,
     );
-    running.push(cli);
+    clis.keep(cli);
     const line = await cli.waitForStdout(/"pod-0"/, 30_000);
     const object = JSON.parse(line) as Record<string, unknown>;
     expect(Object.keys(object).sort()).toEqual(['apiVersion', 'kind', 'metadata']);

@@ -12,7 +12,7 @@ import { loadAll } from 'js-yaml';
 import { runCli } from '../../src/cli/runCli.js';
 import { until } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
-import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { CliProcess, CliProcesses, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 import { TableApiServer } from './support/tableApiServer.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
@@ -22,12 +22,10 @@ jest.setTimeout(60_000);
 let main: string;
 let api: TableApiServer;
 let env: NodeJS.ProcessEnv;
-const running: CliProcess[] = [];
+const clis = new CliProcesses();
 
 function start(...args: string[]): CliProcess {
-  const cli = CliProcess.start(main, args, env);
-  running.push(cli);
-  return cli;
+  return clis.start(main, args, env);
 }
 
 const meta = (name: string, namespace?: string) => ({
@@ -91,11 +89,7 @@ beforeEach(() => {
   api.forbidApis = false;
 });
 
-afterEach(async () => {
-  const stopping = running.splice(0);
-  for (const cli of stopping) cli.kill();
-  await Promise.all(stopping.map((cli) => cli.exited));
-});
+afterEach(() => clis.killAll());
 
 afterAll(() => api?.stop());
 

@@ -164,3 +164,34 @@ export class CliProcess {
     });
   }
 }
+
+/**
+ * The processes one spec file starts, so that its afterEach kills whatever is still running
+ * and waits for each to exit (a process left behind would outlive the spec file).
+ *
+ * @example
+ * const clis = new CliProcesses();
+ * afterEach(() => clis.killAll());
+ * const cli = clis.start(main, ['watch', 'pods'], env);
+ */
+export class CliProcesses {
+  private readonly running: CliProcess[] = [];
+
+  /** Starts `node main args...` with `env` and keeps it for {@link killAll}. */
+  start(main: string, args: string[], env: NodeJS.ProcessEnv): CliProcess {
+    return this.keep(CliProcess.start(main, args, env));
+  }
+
+  /** Keeps a process started elsewhere for {@link killAll}. */
+  keep(cli: CliProcess): CliProcess {
+    this.running.push(cli);
+    return cli;
+  }
+
+  /** Kills every process kept so far that still runs, and resolves once all have exited. */
+  async killAll(): Promise<void> {
+    const stopping = this.running.splice(0);
+    for (const cli of stopping) cli.kill();
+    await Promise.all(stopping.map((cli) => cli.exited));
+  }
+}
