@@ -150,7 +150,9 @@ describe('resilientWatch + toStore in a page', () => {
     const closedAt = server.connectionLog.find(
       (e) => e.event === 'close' && e.id === watchConnection,
     )!.at;
-    expect(closedAt - stoppedAt).toBeLessThanOrEqual(250);
+    // Without the abort the connection stays open (bookmarks every 500 ms keep it busy): the bound
+    // is far from that and loose enough for a loaded two-core CI machine (273 ms seen there).
+    expect(closedAt - stoppedAt).toBeLessThanOrEqual(2000);
     expect(server.openWatches).toBe(0);
     expect(pageErrors).toEqual([]);
     // Every request the page made carried its token and went through CORS (no request refused).

@@ -235,7 +235,7 @@ describe('hostile HTTP/2', () => {
     expect(h2.sessionsSeen).toBe(1);
   });
 
-  it('a stream that never sends headers: unsubscribing resets it within 250 ms', async () => {
+  it('a stream that never sends headers: unsubscribing resets it within a second', async () => {
     const h2 = await start();
     const closedAfter: number[] = [];
     let stoppedAt = 0;
@@ -256,7 +256,8 @@ describe('hostile HTTP/2', () => {
       expect(result[path]).toEqual([]);
       await until(() => closedAfter.length === (path === 'generator' ? 1 : 2), 'the reset');
     }
-    expect(Math.max(...closedAfter)).toBeLessThan(250);
+    // Without the reset the stream stays open; a second leaves room for a loaded CI machine.
+    expect(Math.max(...closedAfter)).toBeLessThan(1000);
     await expectUndisturbed(h2, healthy);
   });
 

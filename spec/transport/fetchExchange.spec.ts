@@ -142,7 +142,7 @@ describe('the fetch transport under fromWatch and fromList', () => {
     expect([list.resourceVersion, list.items[0].metadata?.name]).toEqual(['7', 'z']);
   });
 
-  it('aborts the fetch on unsubscribe: the server sees the socket close within 250 ms', async () => {
+  it('aborts the fetch on unsubscribe: the server sees the socket close within a second', async () => {
     let watchSocketClosed = false;
     raw = await RawServer.start((req, res) => {
       req.socket.once('close', () => (watchSocketClosed = true));
@@ -155,7 +155,8 @@ describe('the fetch transport under fromWatch and fromList', () => {
     subscription.unsubscribe();
     // The watch's own connection. (Node's fetch, undici 6, then opens a spare connection that
     // carries no request and idles out after about 4 s: the library cannot reach it.)
-    await until(() => watchSocketClosed, "the watch's connection to close", 250);
-    expect(Date.now() - started).toBeLessThanOrEqual(250);
+    // Without the abort it never closes; a second leaves room for a loaded CI machine.
+    await until(() => watchSocketClosed, "the watch's connection to close", 1000);
+    expect(Date.now() - started).toBeLessThanOrEqual(1000);
   });
 });

@@ -87,15 +87,16 @@ describe('HTTP/2 (FakeKubeApiServer offers h2 by ALPN)', () => {
     expect([...server.http2.openStreamsPerSession].sort((a, b) => b - a)).toEqual([10, 10, 5]);
   });
 
-  it('unsubscribing one watch resets that stream only: the server sees it within 250 ms, the session lives on', async () => {
+  it('unsubscribing one watch resets that stream only: the server sees it within a second, the session lives on', async () => {
     server = await FakeKubeApiServer.start({ tls: true, bookmarkIntervalMs: 0 });
     server.create(pods, pod('a', '0'));
     const seen = await watchMany(3);
     const before = server.http2.streamsResetByClient;
     subscriptions[1].unsubscribe();
     const started = Date.now();
-    await until(() => server.http2.openStreams === 2, 'the stream reset', 1000);
-    expect(Date.now() - started).toBeLessThan(250);
+    // Without the reset the stream stays open; a second leaves room for a loaded CI machine.
+    await until(() => server.http2.openStreams === 2, 'the stream reset', 2000);
+    expect(Date.now() - started).toBeLessThan(1000);
     expect(server.http2.streamsResetByClient).toBe(before + 1);
     expect(server.http2).toMatchObject({ openSessions: 1, sessions: 1 });
     server.create(pods, pod('b', '0'));
@@ -126,7 +127,7 @@ describe('HTTP/2 (FakeKubeApiServer offers h2 by ALPN)', () => {
     await until(() => server.http2.openStreams === 1, 'the stream to open');
     controller.abort();
     expect(await done).toEqual([]);
-    await until(() => server.http2.openStreams === 0, 'the stream reset', 250);
+    await until(() => server.http2.openStreams === 0, 'the stream reset', 2000); // headers come only after 10 s
   });
 
   it('GOAWAY fails the streams of the session as SYSTEM_ERROR; a resumed store carries on with nothing lost', async () => {
