@@ -10,8 +10,10 @@ import type {
   ObjectTransform,
   ResourceRef,
 } from '../types.js';
+import { linkedAbort } from './abortLink.js';
 import { fromAbortable } from './fromAbortable.js';
 import { listPageQuery } from './listPageQuery.js';
+import { peekContinueToken } from './peekContinueToken.js';
 import { requestText } from './request.js';
 import { resourcePath } from './resourcePath.js';
 import { badRequest, parseError } from './statusError.js';
@@ -34,7 +36,9 @@ const MAX_PAGE_BYTES = 512 * 1024 * 1024;
  * storage); `resourceVersion: '0'` asks for the API server's cache (cheaper, may be stale).
  * `transform` runs on each item as it is decoded (one that throws fails the list: PARSE_ERROR);
  * a `metadataOnly` resource asks for a PartialObjectMetadataList and yields metadata only.
- * Cold and abortable: unsubscribing aborts the page in flight.
+ * The next page is asked for as soon as this one's continue token is read from its head, so the
+ * server prepares it while this one is decoded (at most one page ahead).
+ * Cold and abortable: unsubscribing aborts the pages in flight.
  *
  * ```
  * pages:     --p1--p2--p3|
@@ -101,57 +105,113 @@ interface PageShape {
   decodeItem: ObjectTransform | undefined;
 }
 
+/** A page asked for, that can be given up on alone (a prefetch the parsed page disowns). */
+interface PageRequest {
+  token: string | undefined;
+  answer: ReturnType<typeof requestText>;
+  /** Settles once the request is on the wire, or answered (failures included). */
+  sent: Promise<unknown>;
+  abort(): void;
+}
+
+function requestPage(
+  cluster: Cluster,
+  path: string,
+  options: ListOptions,
+  { limit, accept }: PageShape,
+  token: string | undefined,
+  signal: AbortSignal,
+): PageRequest {
+  const { controller, unlink } = linkedAbort(signal);
+  const query = listPageQuery(options, limit, token);
+  let onSent!: () => void;
+  const written = new Promise<void>((resolve) => (onSent = resolve));
+  const answer = requestText(cluster, path, query, controller.signal, MAX_PAGE_BYTES, {
+    accept,
+    onSent,
+  });
+  void answer.finally(unlink);
+  return {
+    token,
+    answer,
+    sent: Promise.race([written, answer]),
+    abort: () => controller.abort(),
+  };
+}
+
 async function listPages<T>(
   cluster: Cluster,
   path: string,
   options: ListOptions,
-  { limit, accept, decodeItem }: PageShape,
+  shape: PageShape,
   signal: AbortSignal,
 ): Promise<ListResult<T>> {
+  const { decodeItem } = shape;
   const items: T[] = [];
   let resourceVersion = '';
-  let token: string | undefined;
-  do {
-    const query = listPageQuery(options, limit, token);
-    const answer = await requestText(cluster, path, query, signal, MAX_PAGE_BYTES, accept);
+  let page: PageRequest | undefined = requestPage(cluster, path, options, shape, undefined, signal);
+  while (page) {
+    const { token } = page;
+    const answer = await page.answer;
     if (!answer.ok) {
       if (token && answer.error.statusCode === 410) throw new ExpiredContinueError(answer.error);
       throw answer.error;
     }
     const text = answer.text;
-    let page: any;
+    // The next page is asked for before this one is parsed: the server prepares and sends it
+    // meanwhile. At most one page is ahead, so memory stays bounded by two pages.
+    const peeked = peekContinueToken(text);
+    let next = peeked ? requestPage(cluster, path, options, shape, peeked, signal) : undefined;
     try {
-      page = JSON.parse(text);
-    } catch (cause) {
-      throw parseError(path, 'the list answer is not JSON', cause);
-    }
-    // Every list the API server sends has items and, on its first page, a resourceVersion; an
-    // answer without them (a broken proxy's `{}`) must not read as "everything was deleted".
-    const version = page?.metadata?.resourceVersion;
-    if (
-      typeof page !== 'object' ||
-      page === null ||
-      !Array.isArray(page.items) ||
-      (!token && (typeof version !== 'string' || version === ''))
-    ) {
-      throw parseError(path, 'the list answer is not a list');
-    }
-    if (decodeItem === undefined) for (const item of page.items) items.push(item);
-    else {
-      for (const item of page.items) {
-        try {
-          items.push(decodeItem(item));
-        } catch (cause) {
-          throw parseError(path, `a list item could not be decoded: ${transformFailure(cause)}`);
+      // A parse holds the thread: the request must be written before it starts.
+      if (next) await next.sent;
+      const list = parsePage(path, text, token);
+      if (decodeItem === undefined) for (const item of list.items) items.push(item);
+      else {
+        for (const item of list.items) {
+          try {
+            items.push(decodeItem(item));
+          } catch (cause) {
+            throw parseError(path, `a list item could not be decoded: ${transformFailure(cause)}`);
+          }
         }
       }
+      // Every page of one list is served at the first page's resourceVersion.
+      if (!token) resourceVersion = list.metadata.resourceVersion;
+      const following = list.metadata?.continue;
+      const nextToken = typeof following === 'string' && following !== '' ? following : undefined;
+      if (next?.token !== nextToken) {
+        next?.abort();
+        next = nextToken
+          ? requestPage(cluster, path, options, shape, nextToken, signal)
+          : undefined;
+      }
+    } catch (error) {
+      next?.abort();
+      throw error;
     }
-    // Every page of one list is served at the first page's resourceVersion.
-    if (!token) resourceVersion = version;
-    token =
-      typeof page.metadata?.continue === 'string' && page.metadata.continue !== ''
-        ? page.metadata.continue
-        : undefined;
-  } while (token);
+    page = next;
+  }
   return { items, resourceVersion };
+}
+
+function parsePage(path: string, text: string, token: string | undefined): any {
+  let page: any;
+  try {
+    page = JSON.parse(text);
+  } catch (cause) {
+    throw parseError(path, 'the list answer is not JSON', cause);
+  }
+  // Every list the API server sends has items and, on its first page, a resourceVersion; an
+  // answer without them (a broken proxy's `{}`) must not read as "everything was deleted".
+  const version = page?.metadata?.resourceVersion;
+  if (
+    typeof page !== 'object' ||
+    page === null ||
+    !Array.isArray(page.items) ||
+    (!token && (typeof version !== 'string' || version === ''))
+  ) {
+    throw parseError(path, 'the list answer is not a list');
+  }
+  return page;
 }

@@ -29,7 +29,11 @@ export async function openStream(
   resourcePath: string,
   query: URLSearchParams,
   signal: AbortSignal,
-  { accept = 'application/json', gzip = false }: { accept?: string; gzip?: boolean } = {},
+  {
+    accept = 'application/json',
+    gzip = false,
+    onSent,
+  }: { accept?: string; gzip?: boolean; onSent?: () => void } = {},
 ): Promise<StreamOpenResult> {
   try {
     let connection: ResolvedConnection;
@@ -50,6 +54,7 @@ export async function openStream(
       path: resourcePath + (search ? `?${search}` : ''),
       headers,
       signal,
+      onSent,
     });
     if (result.kind === 'aborted') return aborted(resourcePath);
     if (result.kind === 'failed')
@@ -74,9 +79,13 @@ export async function requestText(
   query: URLSearchParams,
   signal: AbortSignal,
   limit: number,
-  accept?: string,
+  { accept, onSent }: { accept?: string; onSent?: () => void } = {},
 ): Promise<{ ok: true; text: string } | { ok: false; error: WatchError }> {
-  const opened = await openStream(cluster, resourcePath, query, signal, { gzip: true, accept });
+  const opened = await openStream(cluster, resourcePath, query, signal, {
+    gzip: true,
+    accept,
+    onSent,
+  });
   if (!opened.ok) return opened;
   const read = await readBody(opened.body, limit, contentLength(opened.head));
   if (signal.aborted) return aborted(resourcePath);

@@ -10,6 +10,8 @@ export interface ExchangeRequest {
   /** Headers besides the connection's own (which win for credentials). */
   headers: Record<string, string>;
   signal: AbortSignal;
+  /** Called once the request is on the wire (a list's next page is asked for before a parse). */
+  onSent?: () => void;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function exchange(
       headers,
       signal: request.signal,
       servername: connection.tls?.servername || undefined,
+      onSent: request.onSent,
     };
     // HTTP/2 where the server offers it (ALPN), unless the connection says `http2: false`.
     if (url.protocol === 'https:' && connection.http2 !== false) {

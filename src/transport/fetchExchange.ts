@@ -39,7 +39,7 @@ export async function exchange(
       throw new Error(`unsupported protocol ${url.protocol}`);
     const headers = requestHeaders(url, request.headers, connection.headers);
     const base = url.pathname.replace(/\/+$/, '');
-    response = await fetch(url.origin + base + request.path, {
+    const answered = fetch(url.origin + base + request.path, {
       method: 'GET',
       headers,
       signal: controller.signal,
@@ -47,6 +47,9 @@ export async function exchange(
       // A watch or a list is never an answer to keep (`cache` is not in Node's RequestInit type).
       ...({ cache: 'no-store' } as RequestInit),
     });
+    // A page's fetch runs off its thread: the request goes out whatever the page does next.
+    request.onSent?.();
+    response = await answered;
   } catch (cause) {
     signal.removeEventListener('abort', abort);
     return signal.aborted ? { kind: 'aborted' } : { kind: 'failed', cause };

@@ -11,6 +11,8 @@ export interface OutgoingRequest {
   signal: AbortSignal;
   /** The TLS server name, when it is not the origin's host (`tls-server-name`). */
   servername?: string;
+  /** Called once the request is being written (nothing awaiting it runs before the write). */
+  onSent?: () => void;
 }
 
 /**
@@ -25,7 +27,7 @@ export function sendThrough(
   hooks: ExchangeHooks,
 ): Promise<ExchangeResult> {
   return new Promise((settle) => {
-    const exchange = new UndiciExchange(request.signal, settle, hooks);
+    const exchange = new UndiciExchange(request.signal, settle, hooks, request.onSent);
     try {
       dispatcher.dispatch(
         {
@@ -60,6 +62,7 @@ class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler 
     signal: AbortSignal,
     settle: (result: ExchangeResult) => void,
     private readonly hooks: ExchangeHooks,
+    private readonly sent: (() => void) | undefined,
   ) {
     super(signal, settle);
   }
@@ -68,7 +71,12 @@ class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler 
     this.controller = controller;
     // Aborted while the request waited for a connection: it is not sent.
     if (this.released) controller.abort(abortError());
-    else this.running = true;
+    else {
+      this.running = true;
+      // undici writes the request right after this call, before anything awaiting it runs
+      // (its onRequestSent does not reach handlers of this API).
+      this.sent?.();
+    }
   }
 
   onResponseStart(

@@ -57,6 +57,8 @@ export class Http2Exchange extends ExchangeBody {
       return this.fail(cause);
     }
     this.stream = stream;
+    // The session writes the HEADERS frame once this turn of the event loop is over.
+    if (this.request.onSent) setImmediate(this.request.onSent);
     this.headTimer = setTimeout(
       () => this.fail(new Error('the response headers did not arrive in time (headers timeout)')),
       transportSettings.headersTimeoutMs,
