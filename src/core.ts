@@ -41,5 +41,6 @@ export {
 } from './sources/resources.js';
 export * from './operators/index.js';
 export { metadataOnly } from './shapes/metadataOnly.js';
+export { shareManagedFields } from './shapes/shareManagedFields.js';
 export { stripManagedFields } from './shapes/stripManagedFields.js';
 export type { ObjectTransform, V1PartialObjectMetadata } from './types.js';

@@ -50,6 +50,10 @@ describe('metadataOnly', () => {
         LIST_ACCEPT,
       ]);
       expect(server.requests.map((r) => r.query.get('limit'))).toEqual(['2', '2', '2']);
+      // Equal managedFields field sets, across pages, are one frozen object.
+      const fieldSets = new Set(result.items.map((p) => p.metadata.managedFields![0].fieldsV1));
+      expect(fieldSets.size).toBe(1);
+      expect(Object.isFrozen([...fieldSets][0])).toBe(true);
     });
 
     it('watches with the PartialObjectMetadata Accept header and yields metadata only', async () => {
@@ -68,6 +72,10 @@ describe('metadataOnly', () => {
       // A bookmark is passed as the server sent it: only its resourceVersion means anything.
       expect(events[2]).toMatchObject({ type: 'BOOKMARK', resourceVersion: '100' });
       expect(server.requests[0].headers.accept).toBe(WATCH_ACCEPT);
+      const fieldSet = (i: number) =>
+        (events[i] as { object: V1PartialObjectMetadata }).object.metadata.managedFields![0]
+          .fieldsV1;
+      expect(fieldSet(1)).toBe(fieldSet(0));
     });
 
     it('watchResource sends the same header and yields the same objects', async () => {

@@ -10,6 +10,7 @@ import {
   toStore,
   WatchError,
   type KubernetesObject,
+  type V1PartialObjectMetadata,
 } from '../../src/index.js';
 import { stripManagedFields } from '../../src/shapes/stripManagedFields.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
@@ -165,6 +166,22 @@ describe('WatchOptions.transform', () => {
     const { seen, transform } = recordingTransform();
     await firstValueFrom(fromList(raw.kubeConfig(), metadataOnly(pods), { transform }));
     expect(seen).toEqual(['PartialObjectMetadata/pod-0']);
+  });
+
+  it('metadataOnly shares field sets after the transform: the transform may still change them', async () => {
+    raw = await startMetadataServer(2, true);
+    const result = await firstValueFrom(
+      fromList(raw.kubeConfig(), metadataOnly(pods), {
+        transform: (object: V1PartialObjectMetadata) => {
+          const [entry] = object.metadata.managedFields!;
+          (entry.fieldsV1 as Record<string, object>)['f:seen'] = {};
+          return object;
+        },
+      }),
+    );
+    const [a, b] = result.items.map((p) => p.metadata.managedFields![0].fieldsV1);
+    expect(a).toEqual({ 'f:status': {}, 'f:seen': {} });
+    expect(b).toBe(a);
   });
 
   it('in the resumed pipeline: list items, watch events and the relist after a 410 are transformed; lists page with limit and read consistently', async () => {

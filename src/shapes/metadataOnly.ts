@@ -12,8 +12,10 @@ export const METADATA_WATCH_ACCEPT =
  * `Accept: application/json;as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1` and yield
  * {@link V1PartialObjectMetadata} objects. The server serialises and sends far less, and a
  * store of them keeps far less; a server that ignores the header (full objects) still gives
- * metadata only, reduced on decode. For controllers and dashboards that need names, labels,
- * owners and versions but not specs or statuses.
+ * metadata only, reduced on decode. Equal managedFields field sets are kept once
+ * ({@link shareManagedFields}, after any `transform`): they are most of the heap of metadata,
+ * and they are frozen. For controllers and dashboards that need names, labels, owners and
+ * versions but not specs or statuses.
  *
  * ```
  * fromWatch(kc, pods):               --ADDED(V1Pod)--MODIFIED(V1Pod)--
