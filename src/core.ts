@@ -42,5 +42,6 @@ export {
 export * from './operators/index.js';
 export { metadataOnly } from './shapes/metadataOnly.js';
 export { shareManagedFields } from './shapes/shareManagedFields.js';
+export { shareStrings } from './shapes/shareStrings.js';
 export { stripManagedFields } from './shapes/stripManagedFields.js';
 export type { ObjectTransform, V1PartialObjectMetadata } from './types.js';
