@@ -27,7 +27,7 @@ const ROUNDS_100K = Number(option('rounds-100k', 1));
 const EVENTS = Number(option('events', 20_000));
 const CONFIGS = option(
   'only',
-  'raw-list,raw-list-metadata,informer,list-full,list-strip,list-metadata,list-metadata-strip,watchlist-full,watchlist-strip,watchlist-metadata,watchlist-metadata-strip',
+  'raw-list,raw-list-metadata,informer,list-full,list-strip,list-metadata,list-metadata-strip,watchlist-full,watchlist-strip,watchlist-metadata,watchlist-metadata-strip,list-strip-strings,watchlist-shared,watchlist-strip-strings,watchlist-metadata-strings',
 ).split(',');
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -179,6 +179,13 @@ for (const initial of SIZES.length ? ['list', 'watchlist'] : []) {
     ratio(summary(`${initial}-strip`, pods), full, 'heapPerObject'),
     0.65,
   );
+  const stripStrings = summary(`${initial}-strip-strings`, pods);
+  if (stripStrings)
+    check(
+      `${initial} stripManagedFields + shareStrings heap per object / full`,
+      ratio(stripStrings, full, 'heapPerObject'),
+      0.65,
+    );
   const meta = summary(`${initial}-metadata`, pods);
   check(
     `${initial} metadataOnly heap per object (KB)`,

@@ -32,7 +32,24 @@ const KUBE_RX = {
   'watchlist-strip': { initialState: 'watch-list', strip: true },
   'watchlist-metadata': { initialState: 'watch-list', metadata: true },
   'watchlist-metadata-strip': { initialState: 'watch-list', metadata: true, strip: true },
+  // shareStrings (and, for whole objects, shareManagedFields): less heap for a walk per object.
+  'list-strip-strings': { initialState: 'list', strip: true, strings: true },
+  'watchlist-shared': { initialState: 'watch-list', fields: true, strings: true },
+  'watchlist-strip-strings': { initialState: 'watch-list', strip: true, strings: true },
+  'watchlist-metadata-strings': { initialState: 'watch-list', metadata: true, strings: true },
 };
+
+/** The transform of a configuration: strip, then share field sets, then share strings. */
+function transformOf(lib, { strip, fields, strings }) {
+  const steps = [
+    strip && lib.stripManagedFields,
+    fields && lib.shareManagedFields,
+    strings && lib.shareStrings,
+  ].filter(Boolean);
+  if (steps.length === 0) return undefined;
+  if (steps.length === 1) return steps[0];
+  return (object) => steps.reduce((value, step) => step(value), object);
+}
 
 function fullGc() {
   for (let i = 0; i < 3; i++) globalThis.gc();
@@ -42,7 +59,8 @@ function fullGc() {
 async function kubeRx(kc, pods, settings) {
   const lib = await import(dist);
   const ref = settings.metadata ? lib.metadataOnly(lib.pods) : lib.pods;
-  const options = settings.strip ? { transform: lib.stripManagedFields } : {};
+  const transform = transformOf(lib, settings);
+  const options = transform ? { transform } : {};
   const watch = lib.resilientWatch(kc, ref, options, { initialState: settings.initialState });
   return (measure) =>
     new Promise((resolve, reject) => {
