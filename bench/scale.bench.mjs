@@ -116,7 +116,7 @@ console.log(
   '\nMedians (time to a synced store | heap per cached object after full GC | peak RSS):',
 );
 console.log(
-  `${'configuration'.padEnd(26)}${SIZES.map((n) => `${String(n).padStart(10)} pods`.padEnd(34)).join('')}`,
+  `${'configuration'.padEnd(28)}${SIZES.map((n) => `${String(n).padStart(10)} pods`.padEnd(34)).join('')}`,
 );
 for (const config of CONFIGS) {
   const cells = SIZES.map((pods) => {
@@ -126,7 +126,7 @@ for (const config of CONFIGS) {
       34,
     );
   });
-  console.log(`${config.padEnd(26)}${cells.join('')}`);
+  console.log(`${config.padEnd(28)}${cells.join('')}`);
 }
 const small = median(update[1_000]);
 const large = median(update[100_000]);
