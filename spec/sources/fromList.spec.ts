@@ -7,6 +7,7 @@ import { fromWatch } from '../../src/sources/fromWatch.js';
 import { pods } from '../../src/sources/resources.js';
 import { WatchError } from '../../src/WatchError.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
+import { makeTlsMaterial } from '../../src/testing/fakeKubeApiServer/tls.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { RawServer } from '../support/rawServer.js';
 import { until } from '../support/wait.js';
@@ -152,50 +153,83 @@ describe('fromList on a raw server', () => {
     }
   });
 
-  it('asks for the next page before it decodes this one: the server prepares it meanwhile', async () => {
-    // The server runs on its own thread, so it sees requests while this one decodes.
-    const server = new Worker(
-      `const { parentPort } = require('node:worker_threads');
-      const http = require('node:http');
-      const page = ${page.toString()};
-      const next = { '': 'p2', p2: 'p3' };
-      const server = http.createServer((req, res) => {
-        const token = new URL(req.url, 'http://x').searchParams.get('continue') ?? '';
-        parentPort.postMessage({ token, at: Date.now() });
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(page('5', ['from-' + (token || 'p1')], next[token]));
-      });
-      server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));`,
-      { eval: true },
-    );
-    try {
-      const arrivals: { token: string; at: number }[] = [];
-      const port = await new Promise<number>((resolve) =>
-        server.on('message', (m: { port?: number; token: string; at: number }) =>
-          m.port ? resolve(m.port) : arrivals.push(m),
-        ),
+  it.each([['HTTP/1.1'], ['HTTP/2']])(
+    'asks for the next page before it decodes this one (%s): the server prepares it meanwhile',
+    async (protocol) => {
+      const h2 = protocol === 'HTTP/2';
+      const tls = h2 ? makeTlsMaterial(false) : undefined;
+      // The server runs on its own thread, so it sees requests while this one decodes.
+      const server = new Worker(
+        `const { parentPort, workerData } = require('node:worker_threads');
+        const http = require('node:http');
+        const http2 = require('node:http2');
+        const page = ${page.toString()};
+        const next = { '': 'p2', p2: 'p3' };
+        const answer = (req, res) => {
+          const token = new URL(req.url, 'http://x').searchParams.get('continue') ?? '';
+          parentPort.postMessage({ token, at: Date.now(), httpVersion: req.httpVersion });
+          // Later pages take the server a while, which the client spends decoding.
+          setTimeout(() => {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(page('5', ['from-' + (token || 'p1')], next[token]));
+            parentPort.postMessage({ answered: token, at: Date.now() });
+          }, token ? 500 : 0);
+        };
+        const server = workerData
+          ? http2.createSecureServer(workerData, answer)
+          : http.createServer(answer);
+        server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));`,
+        { eval: true, workerData: tls?.server },
       );
-      const decoded: { name: string; at: number }[] = [];
-      const slowDecode = (pod: V1Pod): V1Pod => {
-        const started = Date.now();
-        while (Date.now() - started < 150) {
-          // A page that takes long to decode.
-        }
-        decoded.push({ name: pod.metadata!.name!, at: Date.now() });
-        return pod;
-      };
-      const cluster = { resolve: async () => ({ server: `http://127.0.0.1:${port}` }) };
-      const result = await firstValueFrom(fromList(cluster, pods, { transform: slowDecode }));
-      expect(result.items.map((p) => p.metadata?.name)).toEqual(['from-p1', 'from-p2', 'from-p3']);
-      await until(() => arrivals.length === 3, 'the three requests');
-      expect(arrivals.map((a) => a.token)).toEqual(['', 'p2', 'p3']);
-      // Page 2 was asked for while page 1 decoded, and page 3 while page 2 did.
-      expect(arrivals[1].at).toBeLessThan(decoded[0].at);
-      expect(arrivals[2].at).toBeLessThan(decoded[1].at);
-    } finally {
-      await server.terminate();
-    }
-  });
+      try {
+        const arrivals: { token: string; at: number; httpVersion: string }[] = [];
+        const answered: { answered: string; at: number }[] = [];
+        type Message = { port?: number; answered?: string } & (typeof arrivals)[number];
+        const port = await new Promise<number>((resolve) =>
+          server.on('message', (m: Message) => {
+            if (m.port) resolve(m.port);
+            else if (m.answered !== undefined) answered.push({ answered: m.answered, at: m.at });
+            else arrivals.push(m);
+          }),
+        );
+        const decoded: { name: string; started: number; at: number }[] = [];
+        const slowDecode = (pod: V1Pod): V1Pod => {
+          const started = Date.now();
+          while (Date.now() - started < 150) {
+            // A page that takes long to decode.
+          }
+          decoded.push({ name: pod.metadata!.name!, started, at: Date.now() });
+          return pod;
+        };
+        const cluster = {
+          resolve: async () => ({
+            server: `${h2 ? 'https' : 'http'}://127.0.0.1:${port}`,
+            ...(tls && { tls: { ca: tls.caPem } }),
+          }),
+        };
+        const result = await firstValueFrom(fromList(cluster, pods, { transform: slowDecode }));
+        expect(result.items.map((p) => p.metadata?.name)).toEqual([
+          'from-p1',
+          'from-p2',
+          'from-p3',
+        ]);
+        await until(() => arrivals.length === 3, 'the three requests');
+        expect(arrivals.map((a) => [a.token, a.httpVersion])).toEqual(
+          ['', 'p2', 'p3'].map((token) => [token, h2 ? '2.0' : '1.1']),
+        );
+        // Page 2 was asked for while page 1 decoded, and page 3 while page 2 did: each decode
+        // began before the server answered the page after it (not once its answer came).
+        expect(arrivals[1].at).toBeLessThan(decoded[0].at);
+        expect(arrivals[2].at).toBeLessThan(decoded[1].at);
+        await until(() => answered.length === 3, 'the three answers');
+        expect(answered.map((a) => a.answered)).toEqual(['', 'p2', 'p3']);
+        expect(decoded[0].started).toBeLessThan(answered[1].at);
+        expect(decoded[1].started).toBeLessThan(answered[2].at);
+      } finally {
+        await server.terminate();
+      }
+    },
+  );
 
   it('a page that cannot be decoded gives up the page asked for ahead', async () => {
     let aheadClosed = false;
