@@ -109,7 +109,7 @@ describe('resumeFromResourceVersion over HTTP: the server closes the watch', () 
       lastBeforeClose.type === 'ERROR' ? undefined : lastBeforeClose.resourceVersion,
     );
     // "At once": the server ends the first watch 1 s after it came; no backoff in between.
-    expect(second.at - first.at).toBeLessThan(1500);
+    expect(second.at - first.at).toBeLessThan(2500); // roomy for a loaded CI machine
     expect(rec.steps).not.toContainEqual(expect.stringMatching(/^backoff/));
     expect(rec.steps).toEqual([
       'relist-start',
@@ -353,7 +353,7 @@ describe('resumeFromResourceVersion over HTTP: idle connections', () => {
     const opened = rec.lifecycle.find((l) => l.event.type === 'connecting')!.at;
     const gaveUp = rec.lifecycle.find((l) => l.event.type === 'disconnected')!.at;
     expect(gaveUp - opened).toBeGreaterThanOrEqual(500 - CLOCK_SLACK);
-    expect(fresh.at - stalled.at).toBeLessThan(1500);
+    expect(fresh.at - stalled.at).toBeLessThan(2500); // before the 3 s stall ends; roomy for CI
     // Nothing was delivered on the stalled connection: the reconnect asks for the same version.
     expect([stalled.query.resourceVersion, fresh.query.resourceVersion]).toEqual(['1', '1']);
     const idle = rec.lifecycle.find((l) => l.event.type === 'disconnected')!.event;
