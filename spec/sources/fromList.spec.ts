@@ -173,7 +173,7 @@ describe('fromList on a raw server', () => {
             res.writeHead(200, { 'content-type': 'application/json' });
             res.end(page('5', ['from-' + (token || 'p1')], next[token]));
             parentPort.postMessage({ answered: token, at: Date.now() });
-          }, token ? 500 : 0);
+          }, token ? 800 : 0);
         };
         const server = workerData
           ? http2.createSecureServer(workerData, answer)
@@ -195,7 +195,7 @@ describe('fromList on a raw server', () => {
         const decoded: { name: string; started: number; at: number }[] = [];
         const slowDecode = (pod: V1Pod): V1Pod => {
           const started = Date.now();
-          while (Date.now() - started < 150) {
+          while (Date.now() - started < 300) {
             // A page that takes long to decode.
           }
           decoded.push({ name: pod.metadata!.name!, started, at: Date.now() });
