@@ -64,12 +64,14 @@ describe('relistDifference', () => {
 describe('repeatsDelivered', () => {
   it('is true only for an ADDED or MODIFIED at the version delivered under its key', () => {
     const delivered = deliveredOf([pod('a', '1'), node('n1')]);
-    expect(repeatsDelivered(delivered, modified(pod('a', '1')), defaultKey)).toBe(true);
-    expect(repeatsDelivered(delivered, added(pod('a', '1')), defaultKey)).toBe(true);
-    expect(repeatsDelivered(delivered, modified(pod('a', '2')), defaultKey)).toBe(false);
-    expect(repeatsDelivered(delivered, deleted(pod('a', '1')), defaultKey)).toBe(false);
-    expect(repeatsDelivered(delivered, bookmark('1'), defaultKey)).toBe(false);
+    expect(repeatsDelivered(delivered, modified(pod('a', '1')), 'default/a')).toBe(true);
+    expect(repeatsDelivered(delivered, added(pod('a', '1')), 'default/a')).toBe(true);
+    expect(repeatsDelivered(delivered, modified(pod('a', '2')), 'default/a')).toBe(false);
+    expect(repeatsDelivered(delivered, deleted(pod('a', '1')), 'default/a')).toBe(false);
+    expect(repeatsDelivered(delivered, bookmark('1'), 'default/a')).toBe(false);
+    // Under another key, the same version is not a repeat.
+    expect(repeatsDelivered(delivered, modified(pod('a', '1')), 'default/b')).toBe(false);
     // Two events without a version are never taken for a repeat.
-    expect(repeatsDelivered(delivered, modified(node('n1')), defaultKey)).toBe(false);
+    expect(repeatsDelivered(delivered, modified(node('n1')), 'n1')).toBe(false);
   });
 });

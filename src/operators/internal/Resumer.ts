@@ -13,7 +13,7 @@ import { endBookmark } from './endBookmark.js';
 import { resourceVersionOf } from './defaultKey.js';
 import { foldObjectUnder } from './foldEvent.js';
 import { ObjectMap } from './ObjectMap.js';
-import { freshChange, relistDifference, repeatsDeliveredUnder } from './relistDifference.js';
+import { freshChange, relistDifference, repeatsDelivered } from './relistDifference.js';
 import type { InitialEventsPhase, ResumerPhase } from './ResumerPhase.js';
 import { SerialSteps } from './SerialSteps.js';
 
@@ -284,7 +284,7 @@ export class Resumer<T> {
     if (event.type !== 'BOOKMARK') {
       // One key per event, for the repeat check and the record alike.
       const key = this.settings.key(event.object);
-      if (repeatsDeliveredUnder(this.delivered, event, key)) return;
+      if (repeatsDelivered(this.delivered, event, key)) return;
       foldObjectUnder(this.delivered, event, key);
     }
     this.subscriber.next(event);

@@ -63,7 +63,7 @@ export function foldObjects<T, O extends ObjectsByKey<T, O>>(
  *
  * @example
  * const key = defaultKey(event.object);
- * if (!repeatsDeliveredUnder(delivered, event, key)) foldObjectUnder(delivered, event, key);
+ * if (!repeatsDelivered(delivered, event, key)) foldObjectUnder(delivered, event, key);
  */
 export function foldObjectUnder<T, O extends ObjectsByKey<T, O>>(
   objects: O,

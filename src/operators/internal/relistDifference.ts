@@ -50,19 +50,9 @@ export function freshChange<T>(
 
 /**
  * Whether `event` (ADDED or MODIFIED) repeats the (key, resourceVersion) last delivered under
- * its key: a reconnect may send again what the last connection did.
+ * `key`, its object's key: a reconnect may send again what the last connection did.
  */
 export function repeatsDelivered<T>(
-  delivered: ObjectsByKey<T, unknown>,
-  event: AnyWatchEvent,
-  keyOf: (object: T) => string,
-): boolean {
-  if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return false;
-  return repeatsDeliveredUnder(delivered, event, keyOf(event.object));
-}
-
-/** {@link repeatsDelivered} for an event whose key its caller has made already. */
-export function repeatsDeliveredUnder<T>(
   delivered: ObjectsByKey<T, unknown>,
   event: AnyWatchEvent,
   key: string,
