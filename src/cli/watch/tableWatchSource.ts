@@ -27,8 +27,6 @@ import {
   type ServerColumns,
 } from './serverTable.js';
 
-/** The query options of a watch, as `fromWatch` sends them. */
-
 /** The largest list page read (rows of object metadata are small; a broken server is not). */
 const MAX_PAGE_BYTES = 256 * 1024 * 1024;
 
