@@ -1,16 +1,11 @@
 import type { KubernetesObject } from '../types.js';
+import { ResettingTable } from './internal/ResettingTable.js';
 
-/**
- * The most characters of distinct field sets (as JSON) kept to compare with; past it the table
- * starts again, so that a server sending ever new field sets cannot make it grow (4 MiB of keys
- * is thousands of workloads' field sets).
- */
-const MAX_TABLE_CHARS = 4 * 1024 * 1024;
 /** A field set longer than this is not shared: too long to key, too rare to repeat. */
 const MAX_FIELD_SET_CHARS = 64 * 1024;
 
-const fieldSets = new Map<string, object>();
-let tableChars = 0;
+/** Distinct field sets by their JSON: 4 MiB of keys is thousands of workloads' field sets. */
+const fieldSets = new ResettingTable<object>(4 * 1024 * 1024);
 
 /**
  * A ready `transform` that keeps each distinct `fieldsV1` of `metadata.managedFields` once:
@@ -37,16 +32,8 @@ export function shareManagedFields<T extends KubernetesObject>(object: T): T {
     const key = JSON.stringify(fields);
     if (key.length > MAX_FIELD_SET_CHARS) continue;
     const known = fieldSets.get(key);
-    if (known !== undefined) {
-      entry.fieldsV1 = known;
-      continue;
-    }
-    if (tableChars + key.length > MAX_TABLE_CHARS) {
-      fieldSets.clear();
-      tableChars = 0;
-    }
-    fieldSets.set(key, deepFreeze(fields));
-    tableChars += key.length;
+    if (known !== undefined) entry.fieldsV1 = known;
+    else fieldSets.set(key, deepFreeze(fields));
   }
   return object;
 }

@@ -1,13 +1,10 @@
-/**
- * The most characters of distinct strings kept to compare with; past it the table starts again,
- * so that a server sending ever new strings cannot make it grow.
- */
-const MAX_TABLE_CHARS = 8 * 1024 * 1024;
+import { ResettingTable } from './internal/ResettingTable.js';
+
 /** Longer strings are left alone: hashes and certificates repeat less and cost more to look up. */
 const MAX_STRING_CHARS = 128;
 
-const strings = new Map<string, string>();
-let tableChars = 0;
+/** Distinct strings, up to 8 Mi characters of them. */
+const strings = new ResettingTable<string>(8 * 1024 * 1024);
 
 /**
  * A ready `transform` that makes equal string values in the objects it sees one string: the
@@ -52,13 +49,5 @@ function shareIn(value: Record<string, unknown> | unknown[]): void {
 
 function shared(text: string): string {
   if (text.length > MAX_STRING_CHARS) return text;
-  const known = strings.get(text);
-  if (known !== undefined) return known;
-  if (tableChars + text.length > MAX_TABLE_CHARS) {
-    strings.clear();
-    tableChars = 0;
-  }
-  strings.set(text, text);
-  tableChars += text.length;
-  return text;
+  return strings.get(text) ?? strings.set(text, text);
 }
