@@ -231,6 +231,29 @@ describe('fromList on a raw server', () => {
     },
   );
 
+  it('a page whose parsed continue token is not the one read from its head gives up the page asked for ahead', async () => {
+    // The right page is answered only once the wrong one is given up: the list cannot end
+    // unless the page asked for with the wrong token is aborted while the list goes on.
+    let wrongGivenUp: () => void;
+    const givenUp = new Promise<void>((resolve) => (wrongGivenUp = resolve));
+    const raw = await RawServer.start((req, res) => {
+      const token = new URL(req.url ?? '/', 'http://x').searchParams.get('continue');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (token === 'wrong') req.socket.once('close', () => wrongGivenUp());
+      else if (token === 'right') void givenUp.then(() => res.end(page('1', ['b'])));
+      // A duplicated key: the head shows the first token, JSON.parse keeps the last.
+      else
+        res.end(page('1', ['a'], 'right').replace('"continue":', '"continue":"wrong","continue":'));
+    });
+    try {
+      const result = await firstValueFrom(fromList(raw.kubeConfig(), pods));
+      expect(result.items.map((p) => p.metadata?.name)).toEqual(['a', 'b']);
+      expect(raw.requests.map((r) => r.query.get('continue'))).toEqual([null, 'wrong', 'right']);
+    } finally {
+      await raw.stop();
+    }
+  });
+
   it('a page that cannot be decoded gives up the page asked for ahead', async () => {
     let aheadClosed = false;
     const raw = await RawServer.start((req, res) => {
