@@ -142,6 +142,36 @@ describe('the fetch transport under fromWatch and fromList', () => {
     expect([list.resourceVersion, list.items[0].metadata?.name]).toEqual(['7', 'z']);
   });
 
+  it('tells fromList the request is sent at once: the page ahead goes out before this page is decoded', async () => {
+    const decoded: string[] = [];
+    raw = await RawServer.start((req, res) => {
+      const token = new URL(req.url ?? '/', 'http://x').searchParams.get('continue');
+      const list = (name: string, next?: string) =>
+        JSON.stringify({
+          kind: 'PodList',
+          apiVersion: 'v1',
+          metadata: { resourceVersion: '3', ...(next && { continue: next }) },
+          items: [{ metadata: { name, namespace: 'default', resourceVersion: '3' } }],
+        });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (!token) return res.end(list('a', 'next'));
+      // The page ahead is answered only once page 1 was decoded: a client that waited for this
+      // answer before decoding page 1 would wait forever.
+      const poll = setInterval(() => {
+        if (!decoded.includes('a')) return;
+        clearInterval(poll);
+        res.end(list('b'));
+      }, 5);
+    });
+    const result = await firstValueFrom(
+      fromList(connect(raw.url), pods, {
+        transform: (pod: { metadata: { name: string } }) => (decoded.push(pod.metadata.name), pod),
+      }),
+    );
+    expect(result.items.map((p) => p.metadata?.name)).toEqual(['a', 'b']);
+    expect(raw.requests.map((r) => r.query.get('continue'))).toEqual([null, 'next']);
+  });
+
   it('aborts the fetch on unsubscribe: the server sees the socket close within a second', async () => {
     let watchSocketClosed = false;
     raw = await RawServer.start((req, res) => {
