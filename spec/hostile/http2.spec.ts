@@ -172,54 +172,40 @@ describe('hostile HTTP/2', () => {
     await expectUndisturbed(h2, healthy);
   });
 
-  it('a SETTINGS flood on the session: the watch goes on, memory bounded, the others undisturbed', async () => {
-    const h2 = await start();
-    let acknowledged = 0;
-    h2.hostile = (stream, session) => {
-      stream.respond(json);
-      const flood = () => {
-        if (stream.closed || session.destroyed) return;
-        // Flapping values: the stream window and the stream limit both change every time.
-        const odd = acknowledged % 2 === 1;
+  // Each flood sends its frame 8 ways at once, and each again as soon as it is acknowledged,
+  // while the watch's events are written slowly.
+  it.each<[string, (session: http2.Http2Session, again: () => void, n: number) => void]>([
+    [
+      'SETTINGS',
+      // Flapping values: the stream window and the stream limit both change every time.
+      (session, again, n) =>
         session.settings(
-          { initialWindowSize: odd ? 65_535 : 1 << 20, maxConcurrentStreams: odd ? 1 : 100 },
-          () => {
-            acknowledged++;
-            flood();
-          },
-        );
+          { initialWindowSize: n % 2 ? 65_535 : 1 << 20, maxConcurrentStreams: n % 2 ? 1 : 100 },
+          again,
+        ),
+    ],
+    ['PING', (session, again) => session.ping(again)],
+  ])(
+    'a %s flood on the session: the watch goes on, memory bounded, the others undisturbed',
+    async (_frame, send) => {
+      const h2 = await start();
+      let acknowledged = 0;
+      h2.hostile = (stream, session) => {
+        stream.respond(json);
+        const flood = () => {
+          if (stream.closed || session.destroyed) return;
+          send(session, () => (acknowledged++, flood()), acknowledged);
+        };
+        for (let i = 0; i < 8; i++) flood();
+        writeEventsSlowly(stream);
       };
-      for (let i = 0; i < 8; i++) flood();
-      writeEventsSlowly(stream);
-    };
-    const result = await runHostile(h2.cluster, HOSTILE);
-    expectClean(result, Array<string>(20).fill('ADDED'), { arrayBuffers: 16 * MB });
-    expect(acknowledged).toBeGreaterThan(200);
-    await expectUndisturbed(h2, healthy);
-    expect(h2.sessionsSeen).toBe(1);
-  });
-
-  it('a PING flood on the session: the watch goes on, memory bounded, the others undisturbed', async () => {
-    const h2 = await start();
-    let answered = 0;
-    h2.hostile = (stream, session) => {
-      stream.respond(json);
-      const flood = () => {
-        if (stream.closed || session.destroyed) return;
-        session.ping(() => {
-          answered++;
-          flood();
-        });
-      };
-      for (let i = 0; i < 8; i++) flood();
-      writeEventsSlowly(stream);
-    };
-    const result = await runHostile(h2.cluster, HOSTILE);
-    expectClean(result, Array<string>(20).fill('ADDED'), { arrayBuffers: 16 * MB });
-    expect(answered).toBeGreaterThan(200);
-    await expectUndisturbed(h2, healthy);
-    expect(h2.sessionsSeen).toBe(1);
-  });
+      const result = await runHostile(h2.cluster, HOSTILE);
+      expectClean(result, Array<string>(20).fill('ADDED'), { arrayBuffers: 16 * MB });
+      expect(acknowledged).toBeGreaterThan(200);
+      await expectUndisturbed(h2, healthy);
+      expect(h2.sessionsSeen).toBe(1);
+    },
+  );
 
   it('a stream that never sends headers is ended by headersTimeout (SYSTEM_ERROR) and reset', async () => {
     transportSettings.headersTimeoutMs = 800;
