@@ -1,6 +1,7 @@
 import { WatchError } from '../WatchError.js';
 import { headerValue, type ResponseBody, type ResponseHead } from '../transport/body.js';
 import { bodyText, decompress, exchange } from '../transport/platform.js';
+import type { RequestMethod } from '../transport/exchange.js';
 import type { Cluster, ResolvedConnection } from '../types.js';
 import { concatBytes, utf8Text } from './bytes.js';
 import { resolveConnection } from './connection.js';
@@ -33,7 +34,18 @@ export async function openStream(
     accept = 'application/json',
     gzip = false,
     onSent,
-  }: { accept?: string; gzip?: boolean; onSent?: () => void } = {},
+    method = 'GET',
+    body: payload,
+    contentType = 'application/json',
+  }: {
+    accept?: string;
+    gzip?: boolean;
+    onSent?: () => void;
+    method?: RequestMethod;
+    /** A JSON value sent as the body (writes). */
+    body?: unknown;
+    contentType?: string;
+  } = {},
 ): Promise<StreamOpenResult> {
   try {
     let connection: ResolvedConnection;
@@ -45,6 +57,9 @@ export async function openStream(
     if (signal.aborted) return aborted(resourcePath);
     const headers: Record<string, string> = { accept, 'user-agent': 'kube-rx' };
     if (gzip) headers['accept-encoding'] = 'gzip';
+    const bytes =
+      payload === undefined ? undefined : new TextEncoder().encode(JSON.stringify(payload));
+    if (bytes) headers['content-type'] = contentType;
     const sent = { ...headers, ...lowerCaseKeys(connection.headers) };
     rememberCredentials(connection.server, sent);
     // A password in the proxy URL is a credential too.
@@ -52,6 +67,8 @@ export async function openStream(
     const search = query.toString();
     const result = await exchange(connection, {
       path: resourcePath + (search ? `?${search}` : ''),
+      method,
+      body: bytes,
       headers,
       signal,
       onSent,
@@ -109,6 +126,69 @@ export async function requestText(
     return { ok: false, error };
   }
   return { ok: true, text: bodyText(bytes) };
+}
+
+/** A JSON request (any method) and its parsed 2xx answer. */
+export interface JsonRequest {
+  method: RequestMethod;
+  /** The resource path, validated and encoded by the caller. */
+  path: string;
+  query?: URLSearchParams;
+  /** A JSON value to send (POST, PUT, PATCH). */
+  body?: unknown;
+  /** The body's media type: `application/json`, or a patch type. */
+  contentType?: string;
+  signal: AbortSignal;
+  /** The most of the answer read (default 16 MiB). */
+  limit?: number;
+}
+
+/**
+ * Sends one request with a JSON body (or none) and parses the JSON of a 2xx answer: what
+ * Leases and the test kit's writes use. Failures are results, as {@link openStream}'s are: a
+ * non-2xx answer is its {@link WatchError} (a 409 Conflict has `statusCode` 409), a body that
+ * is not JSON is PARSE_ERROR. Never rejects.
+ *
+ * @example
+ * const got = await requestJson(kc, { method: 'GET', path: '/apis/coordination.k8s.io/v1/namespaces/a/leases/b', signal });
+ * if (got.ok) console.log(got.value);
+ */
+export async function requestJson<T = unknown>(
+  cluster: Cluster,
+  { method, path, query, body, contentType, signal, limit = 16 * 1024 * 1024 }: JsonRequest,
+): Promise<{ ok: true; status: number; value: T } | { ok: false; error: WatchError }> {
+  const opened = await openStream(cluster, path, query ?? new URLSearchParams(), signal, {
+    method,
+    body,
+    contentType,
+  });
+  if (!opened.ok) return opened;
+  const read = await readBody(opened.body, limit, contentLength(opened.head));
+  if (signal.aborted) return aborted(path);
+  if (!read.ok)
+    return { ok: false, error: networkError(path, read.cause, 'reading the answer failed') };
+  if (read.truncated)
+    return {
+      ok: false,
+      error: networkError(path, new Error(`the answer is longer than ${limit} bytes`)),
+    };
+  const text = utf8Text(read.bytes);
+  try {
+    return {
+      ok: true,
+      status: opened.head.statusCode,
+      value: (text ? JSON.parse(text) : undefined) as T,
+    };
+  } catch {
+    return {
+      ok: false,
+      error: new WatchError(`the answer is not JSON (${path})`, {
+        errorType: 'PARSE_ERROR',
+        statusCode: opened.head.statusCode,
+        resourcePath: path,
+      }),
+    };
+  }
 }
 
 /** The most a body's announced length makes {@link readBody} allocate before its bytes come. */

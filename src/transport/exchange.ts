@@ -1,10 +1,16 @@
 import type { ResolvedConnection } from '../types.js';
 import type { ExchangeResult } from './body.js';
 import { connectionsFor } from './connections.js';
-import type { OutgoingRequest } from './http1Exchange.js';
+import type { OutgoingRequest, RequestMethod } from './http1Exchange.js';
 
-/** One GET, as the sources ask for it. */
+export type { RequestMethod } from './http1Exchange.js';
+
+/** One request, as the sources ask for it. */
 export interface ExchangeRequest {
+  /** GET when absent. */
+  method?: RequestMethod;
+  /** The request body (JSON for writes), sent with its length. */
+  body?: Uint8Array;
   /** The path below the server's base URL and the query, encoded (`/api/v1/pods?watch=true`). */
   path: string;
   /** Headers besides the connection's own (which win for credentials). */
@@ -15,7 +21,7 @@ export interface ExchangeRequest {
 }
 
 /**
- * The one way kube-rx sends a request: a GET to the resolved connection, exactly as resolved
+ * The one way kube-rx sends a request: a GET (or a write) to the resolved connection, exactly as resolved
  * (server, headers, TLS, proxy, protocol), never following a redirect. Resolves once the
  * answer's head arrived, with its body still to be read; a request that could not be made is a
  * `failed` result (never a rejection), one that `signal` aborted is `aborted`.
@@ -46,6 +52,8 @@ export async function exchange(
     const outgoing: OutgoingRequest = {
       origin: url.origin,
       path: base + request.path,
+      method: request.method ?? 'GET',
+      body: request.body,
       headers,
       signal: request.signal,
       servername: connection.tls?.servername || undefined,

@@ -12,7 +12,7 @@ const BROWSER_OWNED = new Set(['user-agent', 'accept-encoding', 'connection', 'h
 const REDIRECT_TEXT = 'Redirect (kube-rx does not follow redirects)';
 
 /**
- * Sends one GET with `fetch`, never following a redirect (`redirect: 'manual'`: a redirect is an
+ * Sends one request with `fetch`, never following a redirect (`redirect: 'manual'`: a redirect is an
  * answer with its 3xx status, or 300 where the browser hides it, and no body). Resolves once the
  * answer's head arrived, with its body still to read: chunk by chunk from the stream's reader,
  * one read at a time, none while paused. `release()` (or `signal`) aborts the fetch, which
@@ -40,8 +40,9 @@ export async function exchange(
     const headers = requestHeaders(url, request.headers, connection.headers);
     const base = url.pathname.replace(/\/+$/, '');
     const answered = fetch(url.origin + base + request.path, {
-      method: 'GET',
+      method: request.method ?? 'GET',
       headers,
+      ...(request.body ? { body: request.body as unknown as BodyInit } : {}),
       signal: controller.signal,
       redirect: 'manual',
       // A watch or a list is never an answer to keep (`cache` is not in Node's RequestInit type).

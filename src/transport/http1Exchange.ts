@@ -2,9 +2,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { ExchangeBody, type ExchangeResult } from './body.js';
 
-/** What an exchange sends: a GET of `path` on `origin`. */
+/** The methods kube-rx sends: reads, and the writes of Leases and the test kit. */
+export type RequestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What an exchange sends: a request of `path` on `origin`. */
 export interface OutgoingRequest {
   origin: string;
+  method: RequestMethod;
+  /** The body of a write; none for a GET. */
+  body?: Uint8Array;
   /** Path and query, already encoded. */
   path: string;
   headers: Record<string, string>;
@@ -16,7 +22,7 @@ export interface OutgoingRequest {
 }
 
 /**
- * Sends one GET through an undici dispatcher with a dispatch handler: body chunks go to the
+ * Sends one request through an undici dispatcher with a dispatch handler: body chunks go to the
  * consumer as undici hands them over (no stream, promise or event per chunk), `pause()` and
  * `resume()` are undici's flow control, and `release()` aborts the request, which on HTTP/1.1
  * closes its socket at any moment (before the head too). Resolves once the head arrived.
@@ -33,8 +39,9 @@ export function sendThrough(
         {
           origin: request.origin,
           path: request.path,
-          method: 'GET',
+          method: request.method,
           headers: request.headers,
+          ...(request.body ? { body: request.body } : {}),
           ...(request.servername ? { servername: request.servername } : {}),
         } as Dispatcher.DispatchOptions,
         exchange,

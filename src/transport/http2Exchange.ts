@@ -17,7 +17,7 @@ const CONNECTION_HEADERS = new Set([
 ]);
 
 /**
- * One GET as one HTTP/2 stream of a session. Body chunks go to the consumer as the stream
+ * One request as one HTTP/2 stream of a session. Body chunks go to the consumer as the stream
  * hands them over; `pause()`/`resume()` are the stream's flow control (only this stream stops);
  * `release()` resets the stream (RST_STREAM CANCEL): the server sees it at once, the session
  * lives on. `fail()` is how the session fails its streams (GOAWAY, a dead or broken session).
@@ -45,13 +45,15 @@ export class Http2Exchange extends ExchangeBody {
   /** Opens the stream on `session`. */
   open(session: http2.ClientHttp2Session): void {
     if (this.released) return this.over();
-    const headers: http2.OutgoingHttpHeaders = { ':method': 'GET', ':path': this.request.path };
+    const { method, body, path } = this.request;
+    const headers: http2.OutgoingHttpHeaders = { ':method': method, ':path': path };
     for (const [name, value] of Object.entries(this.request.headers)) {
       if (!CONNECTION_HEADERS.has(name)) headers[name] = value;
     }
     let stream: http2.ClientHttp2Stream;
     try {
-      stream = session.request(headers, { endStream: true });
+      stream = session.request(headers, { endStream: body === undefined });
+      if (body !== undefined) stream.end(body);
     } catch (cause) {
       // A header Node refuses (a control character in a credential, say): nothing was sent.
       return this.fail(cause);
