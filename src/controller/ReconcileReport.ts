@@ -27,4 +27,6 @@ export interface QueueState {
   running: number;
   /** Keys waiting for a time: backoff, requeue or debounce. */
   waiting: number;
+  /** Triggers taken since the queue started, coalesced ones included (`workqueue_adds_total`). */
+  adds: number;
 }
