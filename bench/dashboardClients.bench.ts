@@ -13,7 +13,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { connect, type Socket } from 'node:net';
 import { startDashboard } from '../src/cli/dashboard/dashboardServer.js';
-import { deployments, pods } from '../src/sources/resources.js';
+import { deployments, pods } from '../src/objects/resources.js';
 import { FakeKubeApiServer } from '../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../src/testing/marbles/builders.js';
 

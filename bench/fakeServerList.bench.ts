@@ -10,7 +10,7 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { FakeKubeApiServer } from '../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import { pods } from '../src/sources/resources.js';
+import { pods } from '../src/objects/resources.js';
 import type { KubernetesObject } from '../src/types.js';
 
 const args = process.argv.slice(2);

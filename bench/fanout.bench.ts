@@ -8,9 +8,9 @@
 // subscribers add (after a full GC), beside a bare rxjs Subject fanning out the same events.
 import type { V1Pod } from '@kubernetes/client-node';
 import { Subject, defer, of, type Subscription } from 'rxjs';
-import { createInformers } from '../src/operators/createInformers.js';
-import { pods } from '../src/sources/resources.js';
-import { createWatchSource } from '../src/sources/WatchSource.js';
+import { createInformers } from '../src/index.js';
+import { pods } from '../src/objects/resources.js';
+import { createWatchSource } from '../src/index.js';
 import { listOf, modified } from '../src/testing/marbles/builders.js';
 import type { ClusterConnection, WatchEvent } from '../src/types.js';
 import { podJson } from './storePods.js';

@@ -11,9 +11,9 @@
 //    share() doing the same without any state, and the replay cost of a late subscriber.
 import type { V1Pod } from '@kubernetes/client-node';
 import { share, Subject, type Observable } from 'rxjs';
-import { shareWatch } from '../src/operators/shareWatch.js';
-import { toStore } from '../src/operators/toStore.js';
-import type { Store } from '../src/operators/Store.js';
+import { shareWatch } from '../src/index.js';
+import { toStore } from '../src/index.js';
+import type { Store } from '../src/index.js';
 import { added, bookmark } from '../src/testing/marbles/builders.js';
 import { podJson } from './storePods.js';
 import type { WatchEvent } from '../src/types.js';

@@ -2,9 +2,9 @@
 // example page and the specs that check the bundle and run it in Chromium.
 //
 // The transport is chosen by entry point, not at run time: a module `X.ts` of src/ that has a
-// sibling `X.browser.ts` is replaced by it in this bundle (only src/transport/platform.ts has
-// one: fetch + ReadableStream instead of undici, no zlib, no KubeConfig adapter). Node runs the
-// modules as they are.
+// sibling `X.browser.ts` is replaced by it in this bundle: src/transport/platform.ts (fetch +
+// ReadableStream instead of undici, no zlib) and src/client/platform.ts (no KubeConfig adapter).
+// Node runs the modules as they are.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -25,9 +25,9 @@ export { fromWatch } from './sources/fromWatch.js';
 export { fromList, DEFAULT_LIST_LIMIT } from './sources/fromList.js';
 export { fromPodLogs } from './sources/fromPodLogs.js';
 export type { PodLogsOptions } from './sources/fromPodLogs.js';
-export { resolveConnection } from './sources/connection.js';
-export { resourcePath } from './sources/resourcePath.js';
-export type { ResourceLocation } from './sources/resourcePath.js';
+export { resolveConnection } from './client/resolveConnection.js';
+export { resourcePath } from './objects/resourcePath.js';
+export type { ResourceLocation } from './objects/resourcePath.js';
 export {
   resource,
   pods,
@@ -38,7 +38,7 @@ export {
   events,
   deployments,
   replicasets,
-} from './sources/resources.js';
+} from './objects/resources.js';
 export * from './operators/index.js';
 export { metadataOnly } from './shapes/metadataOnly.js';
 export { shareManagedFields } from './shapes/shareManagedFields.js';

@@ -1,5 +1,5 @@
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from './types.js';
-import { linkedAbort } from './sources/abortLink.js';
+import { linkedAbort } from './sources/linkedAbort.js';
 import { connectWatch, type WatchConnection } from './sources/watchConnection.js';
 
 /** Events decoded and not yet taken by the consumer, past which the socket is paused. */

@@ -1,6 +1,6 @@
-import type { LifecycleEvent } from '../../src/operators/LifecycleEvent.js';
-import { resilientWatch } from '../../src/operators/resilientWatch.js';
-import type { MergedStore } from '../../src/operators/Store.js';
+import type { LifecycleEvent } from '../../src/index.js';
+import { resilientWatch } from '../../src/index.js';
+import type { MergedStore } from '../../src/index.js';
 import type { KubernetesObject, Logger } from '../../src/types.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { FAULT_KINDS, FaultInjection, type FaultKind } from './faults.js';

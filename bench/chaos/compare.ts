@@ -1,5 +1,5 @@
-import { defaultKey as keyOf } from '../../src/operators/internal/defaultKey.js';
-import type { Store } from '../../src/operators/Store.js';
+import { defaultKey as keyOf } from '../../src/objects/defaultKey.js';
+import type { Store } from '../../src/index.js';
 import type { KubernetesObject } from '../../src/types.js';
 
 /** How a store differs from the server's objects of the same resource. */

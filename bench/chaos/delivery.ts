@@ -1,4 +1,4 @@
-import { defaultKey, resourceVersionOf } from '../../src/operators/internal/defaultKey.js';
+import { defaultKey, resourceVersionOf } from '../../src/objects/defaultKey.js';
 import type { WatchEvent } from '../../src/types.js';
 
 /**

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tap, type Observable, type Subscription } from 'rxjs';
-import { mergeWatches } from '../../src/operators/mergeWatches.js';
-import type { LifecycleEvent } from '../../src/operators/LifecycleEvent.js';
-import { toStore } from '../../src/operators/toStore.js';
-import type { MergedStore } from '../../src/operators/Store.js';
+import { mergeWatches } from '../../src/index.js';
+import type { LifecycleEvent } from '../../src/index.js';
+import { toStore } from '../../src/index.js';
+import type { MergedStore } from '../../src/index.js';
 import type { KubernetesObject, WatchEvent } from '../../src/types.js';
 import type { FakeKubeApiServer } from '../../src/testing/index.js';
 import type { DeliveryChecker } from './delivery.js';

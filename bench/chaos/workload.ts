@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { KubernetesObject, V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { ClusterConnection, ResolvedConnection, ResourceRef } from '../../src/types.js';
 import type { FakeKubeApiServer } from '../../src/testing/index.js';
-import { apiVersionOf, deployments, pods } from '../../src/sources/resources.js';
+import { apiVersionOf, deployments, pods } from '../../src/objects/resources.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import type { Prng } from './prng.js';
 

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
-import { resilientWatch } from '../../src/operators/resilientWatch.js';
-import type { MergedStore } from '../../src/operators/Store.js';
-import { configmaps, replicasets, services } from '../../src/sources/resources.js';
+import { resilientWatch } from '../../src/index.js';
+import type { MergedStore } from '../../src/index.js';
+import { configmaps, replicasets, services } from '../../src/objects/resources.js';
 import type { KubernetesObject } from '../../src/types.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { compareStore } from '../chaos/compare.js';

@@ -341,11 +341,11 @@ export const consumers = {
     kubeRx: true,
     label: 'kube-rx transport alone (no parsing)',
     async load({ server, events }) {
-      // The current build has it in sources/request.js, builds before the undici transport in
-      // sources/streamingBody.js.
-      const { openStream } = await import(dist('sources/request.js')).catch(
-        () => import(dist('sources/streamingBody.js')),
-      );
+      // The current build has it in client/request.js; builds before the client layer in
+      // sources/request.js, and before the undici transport in sources/streamingBody.js.
+      const { openStream } = await import(dist('client/request.js'))
+        .catch(() => import(dist('sources/request.js')))
+        .catch(() => import(dist('sources/streamingBody.js')));
       const kc = await kubeConfig(server);
       return async () => {
         const tally = new Tally(events);

@@ -3,6 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { bundleBrowser, nodeTracesOfBundle } from '../../scripts/browserBundle.mjs';
 import * as browserEntry from '../../src/browser.js';
 import * as nodeEntry from '../../src/index.js';
+import * as browserClientPlatform from '../../src/client/platform.browser.js';
+import * as nodeClientPlatform from '../../src/client/platform.js';
 import * as browserPlatform from '../../src/transport/platform.browser.js';
 import * as nodePlatform from '../../src/transport/platform.js';
 
@@ -30,14 +32,16 @@ describe('the browser entry', () => {
     expect(Object.keys(browserEntry).sort()).toEqual(expected);
   });
 
-  it('swaps in a platform with the same exports and types as the Node one', () => {
-    // Type-checked: the browser platform can stand wherever the Node one is used.
+  it('swaps in platforms (transport and client) with the same exports and types as the Node ones', () => {
+    // Type-checked: each browser platform can stand wherever the Node one is used.
     const swapped: typeof nodePlatform = browserPlatform;
     expect(Object.keys(swapped).sort()).toEqual(Object.keys(nodePlatform).sort());
+    const swappedClient: typeof nodeClientPlatform = browserClientPlatform;
+    expect(Object.keys(swappedClient).sort()).toEqual(Object.keys(nodeClientPlatform).sort());
   });
 
   it('refuses a KubeConfig with a message saying what to pass', async () => {
-    await expect(browserPlatform.resolveKubeConfig({} as never)).rejects.toThrow(
+    await expect(browserClientPlatform.resolveKubeConfig({} as never)).rejects.toThrow(
       /ClusterConnection/,
     );
   });

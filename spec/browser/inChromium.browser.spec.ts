@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { servePage, type ServedPage } from '../../examples/browser/servePage.js';
 import { startBrowserExample } from '../../examples/browser/serve.js';
 import { bundleBrowser, root } from '../../scripts/browserBundle.mjs';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { launchChromium, type HeadlessChromium } from '../support/chromium.js';
 import { until } from '../support/wait.js';

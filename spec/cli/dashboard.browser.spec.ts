@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
 import { startDashboard, type Dashboard } from '../../src/cli/dashboard/dashboardServer.js';
-import { deployments, pods } from '../../src/sources/resources.js';
+import { deployments, pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { launchChromium, requireChromium, type HeadlessChromium } from '../support/chromium.js';
 

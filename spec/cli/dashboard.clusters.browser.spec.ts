@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { startDashboard, type Dashboard } from '../../src/cli/dashboard/dashboardServer.js';
-import { deployments, pods } from '../../src/sources/resources.js';
+import { deployments, pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import { launchChromium, requireChromium, type HeadlessChromium } from '../support/chromium.js';

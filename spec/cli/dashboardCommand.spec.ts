@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { isAbsolute } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { DashboardFeed } from '../../src/cli/dashboard/dashboardFeed.js';
-import { deployments } from '../../src/sources/resources.js';
+import { deployments } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment } from '../../src/testing/marbles/builders.js';
 import { Kubectl } from '../testing/fakeKubeApiServer/kubectl.js';

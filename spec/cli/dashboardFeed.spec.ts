@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { DashboardFeed } from '../../src/cli/dashboard/dashboardFeed.js';
 import { rowKey } from '../../src/cli/dashboard/dashboardRows.js';
-import { deployments, pods } from '../../src/sources/resources.js';
+import { deployments, pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import { until } from '../support/wait.js';

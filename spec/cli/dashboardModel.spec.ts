@@ -11,7 +11,7 @@ import { LifecycleReporter } from '../../src/cli/lifecycleReporter.js';
 import type { V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { Subject } from 'rxjs';
 import { ownerIndex } from '../../src/operators/ownerIndex.js';
-import type { Store } from '../../src/operators/Store.js';
+import type { Store } from '../../src/operators/store/Store.js';
 import { toStore } from '../../src/operators/toStore.js';
 import { added, deployment, pod, watchError } from '../../src/testing/marbles/builders.js';
 import type { KubernetesObject, WatchEvent } from '../../src/types.js';

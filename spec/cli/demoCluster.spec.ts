@@ -7,7 +7,7 @@ import { DemoCluster } from '../../src/cli/demo/demoCluster.js';
 import { summarizePod } from '../../src/cli/format/podStatus.js';
 import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import { toStore, type Store } from '../../src/operators/toStore.js';
-import { deployments, namespaces, nodes, pods, replicasets } from '../../src/sources/resources.js';
+import { deployments, namespaces, nodes, pods, replicasets } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { mulberry32 } from '../support/seededRandom.js';
 import { sleep, until } from '../support/wait.js';

@@ -7,7 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { resolveClusterTarget } from '../../src/cli/clusterTarget.js';
 import { lastValueFrom } from 'rxjs';
 import { fromList } from '../../src/sources/fromList.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { buildCli } from './support/cliBuild.js';

@@ -3,7 +3,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describeFailure } from '../../src/cli/errors.js';
 import { runCli } from '../../src/cli/runCli.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { WatchError } from '../../src/WatchError.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';

@@ -14,7 +14,7 @@ import {
   type ServerColumns,
 } from '../../src/cli/watch/serverTable.js';
 import { rowEvents, tableWatchSource } from '../../src/cli/watch/tableWatchSource.js';
-import { resource } from '../../src/sources/resources.js';
+import { resource } from '../../src/objects/resources.js';
 import type { WatchEvent, WatchObjectEvent } from '../../src/types.js';
 import { added, deleted, modified, pod } from '../../src/testing/marbles/builders.js';
 import { line, rawPod, RawServer } from '../support/rawServer.js';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import type { V1Pod } from '@kubernetes/client-node';
-import { deployments, pods } from '../../src/sources/resources.js';
+import { deployments, pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import { Kubectl } from '../testing/fakeKubeApiServer/kubectl.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { runCli } from '../../src/cli/runCli.js';
-import { deployments, events, pods } from '../../src/sources/resources.js';
+import { deployments, events, pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import { until } from '../support/wait.js';

@@ -53,7 +53,7 @@ describe('findings against hostile servers', () => {
     expect(requests).toBeLessThanOrEqual(3);
   });
 
-  // sources/statusError.ts statusToWatchError: any number in [100, 599] is taken as the code, so
+  // client/statusError.ts statusToWatchError: any number in [100, 599] is taken as the code, so
   // a code of 410.5 becomes UNKNOWN_ERROR with statusCode 410.5, which resumeFromResourceVersion
   // classifies as 'refused' (a 4xx) and errors the whole stream on. A code that is not a whole
   // number is no HTTP status: it should fall back like 0, 999 or a string (500, SYSTEM_ERROR).

@@ -1,7 +1,7 @@
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { expect } from '@jest/globals';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import { makeTlsMaterial } from '../../src/testing/fakeKubeApiServer/tls.js';
 import type { ClusterConnection, WatchEvent } from '../../src/types.js';

@@ -4,7 +4,7 @@ import vm from 'node:vm';
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { fromWatch } from '../../src/sources/fromWatch.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { buildKubeConfig } from '../../src/testing/fakeKubeApiServer/kubeConfig.js';
 import type { Cluster, WatchEvent, WatchOptions } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';

@@ -8,7 +8,7 @@
 // them (timing is real, so a replay is close to, not exactly, the same run). Every assertion
 // carries the seed in its diff.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { KubernetesObject, WatchEvent } from '../../src/types.js';

@@ -6,7 +6,7 @@ import type { Subscription } from 'rxjs';
 import { createInformers } from '../../src/operators/createInformers.js';
 import { ownerIndex } from '../../src/operators/ownerIndex.js';
 import type { Store } from '../../src/operators/toStore.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { ResourceRef, WatchEvent } from '../../src/types.js';

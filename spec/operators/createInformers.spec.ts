@@ -6,7 +6,7 @@ import { finalize, type Observable } from 'rxjs';
 import { marbles, type Context } from 'rxjs-marbles/jest';
 import { createInformers, type InformersConfig } from '../../src/operators/createInformers.js';
 import type { Store } from '../../src/operators/toStore.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { listOf, modified, pod } from '../../src/testing/marbles/builders.js';
 import { marbleWatchSource } from '../../src/testing/marbles/marbleWatchSource.js';
 import type { ClusterConnection, WatchEvent } from '../../src/types.js';

@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Subscription } from 'rxjs';
 import { resilientWatch } from '../../src/operators/resilientWatch.js';
-import type { LifecycleEvent } from '../../src/operators/LifecycleEvent.js';
+import type { LifecycleEvent } from '../../src/operators/resume/LifecycleEvent.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { KubernetesObject, WatchEvent } from '../../src/types.js';

@@ -4,7 +4,7 @@ import { Subject, from, merge, type Subscription } from 'rxjs';
 import { marbles } from 'rxjs-marbles/jest';
 import { resumeFromResourceVersion } from '../../src/operators/resumeFromResourceVersion.js';
 import { toStore } from '../../src/operators/toStore.js';
-import type { Store } from '../../src/operators/Store.js';
+import type { Store } from '../../src/operators/store/Store.js';
 import { withBookmarks } from '../../src/operators/withBookmarks.js';
 import { WatchError } from '../../src/WatchError.js';
 import {

@@ -1,5 +1,5 @@
 // The resumer's state machine, one spec per row of the table in
-// src/operators/internal/ResumerPhase.ts: "<from> --<transition>--> <to>". Each states the
+// src/operators/resume/ResumerPhase.ts: "<from> --<transition>--> <to>". Each states the
 // smallest story that takes that transition, as a timeline of lifecycle steps and deliveries in
 // virtual time. The other resumeFromResourceVersion specs go into the details of each.
 import { describe, expect, it } from '@jest/globals';

@@ -4,7 +4,7 @@ import { map, type Observable } from 'rxjs';
 import { marbles } from 'rxjs-marbles/jest';
 import { mergeWatches, type MergedWatchEvent } from '../../src/operators/mergeWatches.js';
 import { toStore } from '../../src/operators/toStore.js';
-import type { MergedStore, Store } from '../../src/operators/Store.js';
+import type { MergedStore, Store } from '../../src/operators/store/Store.js';
 import {
   added,
   bookmark,

@@ -3,7 +3,7 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { map, type Observable } from 'rxjs';
 import { marbles } from 'rxjs-marbles/jest';
 import { toStore } from '../../src/operators/toStore.js';
-import type { Store } from '../../src/operators/Store.js';
+import type { Store } from '../../src/operators/store/Store.js';
 import {
   added,
   bookmark,

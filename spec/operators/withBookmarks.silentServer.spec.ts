@@ -10,7 +10,7 @@ import {
   type LifecycleEvent,
 } from '../../src/operators/index.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { KubernetesObject, WatchEvent } from '../../src/types.js';

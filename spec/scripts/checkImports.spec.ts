@@ -73,6 +73,54 @@ describe('scripts/checkImports.mjs', () => {
     ).toEqual(['src/ops/c.ts is public and no spec in spec/ops/ imports it']);
   });
 
+  it('fails on an import from a floor above (DESIGN "Layout"), passes one from below', () => {
+    expect(
+      check({
+        'src/objects/key.ts':
+          "import { fromWatch } from '../sources/fromWatch.js';\nexport const k = fromWatch;\n",
+        'src/sources/fromWatch.ts':
+          "import { path } from '../objects/path.js';\nexport const fromWatch = path;\n",
+        'src/objects/path.ts': 'export const path = 1;\n',
+        'src/operators/store/tree.ts':
+          "import { toStore } from '../toStore.js';\nexport const t = toStore;\n",
+        'src/operators/toStore.ts': 'export const toStore = 1;\n',
+      }),
+    ).toEqual([
+      'src/objects/key.ts imports src/sources/fromWatch.ts, a floor above it',
+      'src/operators/store/tree.ts imports src/operators/toStore.ts, a floor above it',
+    ]);
+  });
+
+  it("fails on an import of a folder's internal/ from outside that folder", () => {
+    expect(
+      check({
+        'src/shapes/internal/table.ts': 'export const table = 1;\n',
+        'src/shapes/share.ts':
+          "import { table } from './internal/table.js';\nexport const s = table;\n",
+        'src/operators/x.ts':
+          "import { table } from '../shapes/internal/table.js';\nexport const x = table;\n",
+      }),
+    ).toEqual(['src/operators/x.ts imports src/shapes/internal/table.ts from outside src/shapes/']);
+  });
+
+  it('fails on the command, the test kit or a bench using machinery instead of a public entry', () => {
+    expect(
+      check({
+        'src/index.ts': "export { toStore } from './operators/toStore.js';\n",
+        'src/operators/toStore.ts': 'export const toStore = 1;\n',
+        'spec/operators/toStore.spec.ts':
+          "import { toStore } from '../../src/operators/toStore.js';\n",
+        'src/cli/ok.ts': "import { toStore } from '../index.js';\nexport const ok = toStore;\n",
+        'src/cli/bad.ts':
+          "import { toStore } from '../operators/toStore.js';\nexport const bad = toStore;\n",
+        'bench/bad.ts': "import { toStore } from '../src/operators/toStore.js';\nvoid toStore;\n",
+      }),
+    ).toEqual([
+      'src/cli/bad.ts imports src/operators/toStore.ts: use a public entry, src/client/ or src/objects/',
+      'bench/bad.ts imports src/operators/toStore.ts: use a public entry, src/client/ or src/objects/',
+    ]);
+  });
+
   it('passes this project', () => {
     expect(findImportProblems(process.cwd())).toEqual([]);
   });

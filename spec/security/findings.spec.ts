@@ -26,7 +26,7 @@ describe('findings: credentials that still leak', () => {
     raw = undefined;
   });
 
-  // sources/statusError.ts statusToWatchError keeps the server's Status object, unredacted, as
+  // client/statusError.ts statusToWatchError keeps the server's Status object, unredacted, as
   // WatchError.status: the message says "Bearer <redacted>", but JSON.stringify of the ERROR
   // event or of a resumed watch's lifecycle event, or util.inspect of the error, prints the token
   // a 401 body echoed (some webhook authenticators and proxies echo the Authorization header).
@@ -60,7 +60,7 @@ describe('findings: credentials that still leak', () => {
     expect(leaks(await everythingFrom(raw.kubeConfig(TOKEN)), TOKEN)).toEqual([]);
   });
 
-  // sources/statusError.ts redactSecrets only knows patterns: "bearer <word>", "token: x",
+  // client/statusError.ts redactSecrets only knows patterns: "bearer <word>", "token: x",
   // "token=x". Common phrasings put the token elsewhere and pass through into WatchError.message.
   it.each([
     ['invalid bearer token "%s"'],
@@ -78,7 +78,7 @@ describe('findings: credentials that still leak', () => {
     );
   });
 
-  // sources/statusError.ts networkError puts node-fetch's message in WatchError.message, and it
+  // client/statusError.ts networkError puts node-fetch's message in WatchError.message, and it
   // holds the whole request URL: credentials in the server URL (https://user:password@host) and
   // the query string (selectors) come out in every network error, and in its `cause`.
   it('a password in the server URL does not come out in a network error', async () => {

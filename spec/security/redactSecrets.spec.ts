@@ -9,7 +9,7 @@ import {
   redactSecrets,
   rememberSecret,
 } from '../../src/security/redactSecrets.js';
-import { answerToWatchError, statusToWatchError } from '../../src/sources/statusError.js';
+import { answerToWatchError, statusToWatchError } from '../../src/client/statusError.js';
 import { RawServer } from '../support/rawServer.js';
 import { everythingFrom } from './support.js';
 

@@ -8,9 +8,9 @@ import {
   serverTextForMessage,
 } from '../../src/security/sanitizeText.js';
 import { rememberSecret } from '../../src/security/redactSecrets.js';
-import { statusToWatchError, networkError } from '../../src/sources/statusError.js';
+import { statusToWatchError, networkError } from '../../src/client/statusError.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import type { WatchEvent } from '../../src/types.js';
 import { RawServer, line } from '../support/rawServer.js';
 

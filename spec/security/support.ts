@@ -16,7 +16,7 @@ import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import type { Cluster, Logger, WatchOptions } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { resilientWatch } from '../../src/operators/resilientWatch.js';
 
 export { pods };

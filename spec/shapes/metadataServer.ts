@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { INITIAL_EVENTS_END_ANNOTATION } from '../../src/operators/internal/endBookmark.js';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../src/objects/endBookmark.js';
 import type { V1PartialObjectMetadata } from '../../src/types.js';
 import { RawServer } from '../support/rawServer.js';
 

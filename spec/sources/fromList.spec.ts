@@ -4,7 +4,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { fromList } from '../../src/sources/fromList.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { WatchError } from '../../src/WatchError.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { makeTlsMaterial } from '../../src/testing/fakeKubeApiServer/tls.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { RawServer, streamChunks } from '../support/rawServer.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { byteAllocation } from '../../src/sources/bytes.js';
+import { byteAllocation } from '../../src/transport/bytes.js';
 import { LineFramer } from '../../src/sources/lineFramer.js';
 
 function frame(

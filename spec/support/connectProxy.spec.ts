@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { ConnectProxy } from './connectProxy.js';
 import { RawServer, line, rawPod } from './rawServer.js';

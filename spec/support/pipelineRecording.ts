@@ -2,9 +2,9 @@
 // every event it delivers and every lifecycle step, with wall-clock times, so a spec can wait for
 // a state and then state the whole story.
 import type { Observable, Subscription } from 'rxjs';
-import { defaultKey, resourceVersionOf } from '../../src/operators/internal/defaultKey.js';
-import { isInitialEventsEnd } from '../../src/operators/isInitialEventsEnd.js';
-import type { LifecycleEvent } from '../../src/operators/LifecycleEvent.js';
+import { defaultKey, resourceVersionOf } from '../../src/objects/defaultKey.js';
+import { isInitialEventsEnd } from '../../src/objects/isInitialEventsEnd.js';
+import type { LifecycleEvent } from '../../src/operators/resume/LifecycleEvent.js';
 import type { KubernetesObject, WatchEvent, WatchObjectEvent } from '../../src/types.js';
 
 export interface LifecycleEntry {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import type net from 'node:net';
 import { promisify } from 'node:util';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { transportSettings } from '../../src/transport/settings.js';
 import type { WatchEvent } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';

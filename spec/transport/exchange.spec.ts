@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { lastValueFrom, toArray } from 'rxjs';
 import { fromList } from '../../src/sources/fromList.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import type { ClusterConnection, ResolvedConnection, WatchEvent } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';

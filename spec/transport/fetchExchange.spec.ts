@@ -12,9 +12,13 @@ jest.unstable_mockModule(
   '../../src/transport/platform.js',
   () => import('../../src/transport/platform.browser.js'),
 );
+jest.unstable_mockModule(
+  '../../src/client/platform.js',
+  () => import('../../src/client/platform.browser.js'),
+);
 const { fromWatch } = await import('../../src/sources/fromWatch.js');
 const { fromList } = await import('../../src/sources/fromList.js');
-const { pods } = await import('../../src/sources/resources.js');
+const { pods } = await import('../../src/objects/resources.js');
 const { FakeKubeApiServer } =
   await import('../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js');
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type net from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { fromList } from '../../src/sources/fromList.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { TcpServer, afterRequest, lastError, runHostile, types } from '../hostile/support.js';
 
 /** A 403 whose Status is readable, but whose framing is broken in one way or another. */

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { lastValueFrom, toArray } from 'rxjs';
-import { resolveConnection } from '../../src/sources/connection.js';
+import { resolveConnection } from '../../src/client/resolveConnection.js';
 import { fromList } from '../../src/sources/fromList.js';
 import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { ClusterConnection, WatchEvent } from '../../src/types.js';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import type { Subscription } from 'rxjs';
-import { kubeConfigConnection } from '../../src/sources/kubeConfigConnection.js';
+import { kubeConfigConnection } from '../../src/client/kubeConfigConnection.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import { transportSettings } from '../../src/transport/settings.js';

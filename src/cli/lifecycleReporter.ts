@@ -1,4 +1,4 @@
-import type { LifecycleEvent } from '../operators/resumeFromResourceVersion.js';
+import type { LifecycleEvent } from '../index.js';
 
 /** The state of one watch as a person would name it. */
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'relisting' | 'failed';

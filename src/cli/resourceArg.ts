@@ -1,5 +1,5 @@
 import { WatchError } from '../WatchError.js';
-import { isValidSegment } from '../sources/resourcePath.js';
+import { isValidSegment } from '../objects/resourcePath.js';
 import {
   configmaps,
   deployments,
@@ -10,7 +10,7 @@ import {
   replicasets,
   resource,
   services,
-} from '../sources/resources.js';
+} from '../objects/resources.js';
 import type { ResourceRef } from '../types.js';
 import { CliError } from './errors.js';
 import type { ApiResource, DiscoveryScope } from './kube/discovery.js';

@@ -1,7 +1,7 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
-import { defaultKey } from './internal/defaultKey.js';
-import { type AnyWatchEvent } from './internal/AnyWatchEvent.js';
-import { structuralKey } from './internal/structuralKey.js';
+import { defaultKey } from '../objects/defaultKey.js';
+import { type AnyWatchEvent } from '../objects/AnyWatchEvent.js';
+import { structuralKey } from '../objects/structuralKey.js';
 import type { ObjectOfEvent } from './objects.js';
 
 /**

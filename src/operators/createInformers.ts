@@ -9,8 +9,8 @@ import {
 } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import { SharedWatch } from './internal/SharedWatch.js';
-import type { Indexers } from './internal/IndexedObjects.js';
+import { SharedWatch } from './share/SharedWatch.js';
+import type { Indexers } from './store/IndexedObjects.js';
 import { resilientWatch, type ResilientWatchConfig } from './resilientWatch.js';
 import { resumeFromResourceVersion } from './resumeFromResourceVersion.js';
 import { toStore, type Store, type ToStoreConfig } from './toStore.js';

@@ -1,7 +1,7 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import { changedBy, type ChangedByConfig } from './changedBy.js';
-import { metadataOf } from './internal/defaultKey.js';
-import { type AnyWatchEvent } from './internal/AnyWatchEvent.js';
+import { metadataOf } from '../objects/defaultKey.js';
+import { type AnyWatchEvent } from '../objects/AnyWatchEvent.js';
 import type { ObjectOfEvent } from './objects.js';
 
 /**

@@ -12,7 +12,7 @@ export type {
   RelistStartEvent,
   ResumeConfig,
 } from './resumeFromResourceVersion.js';
-export { isInitialEventsEnd } from './isInitialEventsEnd.js';
+export { isInitialEventsEnd } from '../objects/isInitialEventsEnd.js';
 export { ofEventType } from './ofEventType.js';
 export type { EventNotOfType, EventOfType } from './ofEventType.js';
 export { skipBookmarks } from './skipBookmarks.js';
@@ -29,17 +29,17 @@ export type {
 } from './mergeWatches.js';
 export { toStore } from './toStore.js';
 export type { ObjectsBySource, SourceOfEvent, StoreOfEvent, ToStoreConfig } from './toStore.js';
-export type { MergedStore, Store } from './Store.js';
+export type { MergedStore, Store } from './store/Store.js';
 export { resilientWatch } from './resilientWatch.js';
 export type { ResilientWatchConfig } from './resilientWatch.js';
 export { shareWatch } from './shareWatch.js';
 export type { ShareWatchConfig } from './shareWatch.js';
-export type { AnyWatchEvent } from './internal/AnyWatchEvent.js';
-export { INITIAL_EVENTS_END_ANNOTATION } from './internal/endBookmark.js';
+export type { AnyWatchEvent } from '../objects/AnyWatchEvent.js';
+export { INITIAL_EVENTS_END_ANNOTATION } from '../objects/endBookmark.js';
 export { changedBy } from './changedBy.js';
 export type { ChangedByConfig } from './changedBy.js';
 export { generationChanged } from './generationChanged.js';
 export { ownerIndex } from './ownerIndex.js';
-export type { Indexer, Indexers } from './internal/IndexedObjects.js';
+export type { Indexer, Indexers } from './store/IndexedObjects.js';
 export { createInformers } from './createInformers.js';
 export type { InformerStoreConfig, Informers, InformersConfig } from './createInformers.js';

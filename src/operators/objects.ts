@@ -1,8 +1,7 @@
 import { filter, map, type OperatorFunction } from 'rxjs';
-import type { WatchEventType } from '../types.js';
+import type { ObjectOfEvent } from '../objects/AnyWatchEvent.js';
 
-/** The object type carried by the ADDED/MODIFIED/DELETED members of the event union `E`. */
-export type ObjectOfEvent<E> = E extends { type: WatchEventType; object: infer T } ? T : never;
+export type { ObjectOfEvent } from '../objects/AnyWatchEvent.js';
 
 /**
  * The object of every ADDED, MODIFIED and DELETED event, in order: a stream of "this object

@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import { fromWatch } from '../sources/fromWatch.js';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import type { ResumeConfig } from './ResumeConfig.js';
+import type { ResumeConfig } from './resume/ResumeConfig.js';
 import { resumeFromResourceVersion } from './resumeFromResourceVersion.js';
 import { withBookmarks, type WithBookmarksConfig } from './withBookmarks.js';
 

@@ -1,10 +1,10 @@
 import { Observable, asyncScheduler } from 'rxjs';
-import { definedOptions } from '../sources/WatchSource.js';
+import { definedOptions } from '../objects/definedOptions.js';
 import type { KubernetesObject, WatchEvent } from '../types.js';
-import { defaultKey } from './internal/defaultKey.js';
-import { requireWatchSource } from './internal/requireWatchSource.js';
-import { Resumer, type ResumerSettings } from './internal/Resumer.js';
-import type { ResumeConfig } from './ResumeConfig.js';
+import { defaultKey } from '../objects/defaultKey.js';
+import { requireWatchSource } from '../sources/requireWatchSource.js';
+import { Resumer, type ResumerSettings } from './resume/Resumer.js';
+import type { ResumeConfig } from './resume/ResumeConfig.js';
 
 export type {
   BackoffEvent,
@@ -15,8 +15,8 @@ export type {
   LifecycleEvent,
   RelistEndEvent,
   RelistStartEvent,
-} from './LifecycleEvent.js';
-export type { ResumeConfig } from './ResumeConfig.js';
+} from './resume/LifecycleEvent.js';
+export type { ResumeConfig } from './resume/ResumeConfig.js';
 
 /**
  * Turns a watch into an endless, gap-free stream with client-go Reflector semantics: it follows

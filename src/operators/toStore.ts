@@ -1,14 +1,14 @@
 import { Observable, type OperatorFunction } from 'rxjs';
-import { defaultKey } from './internal/defaultKey.js';
-import { type AnyWatchEvent } from './internal/AnyWatchEvent.js';
-import { StoreIndexes, type Indexers } from './internal/IndexedObjects.js';
-import { MergedStoreSnapshot } from './internal/MergedStoreSnapshot.js';
-import { StoreSnapshot } from './internal/StoreSnapshot.js';
+import { defaultKey } from '../objects/defaultKey.js';
+import { type AnyWatchEvent } from '../objects/AnyWatchEvent.js';
+import { StoreIndexes, type Indexers } from './store/IndexedObjects.js';
+import { MergedStoreSnapshot } from './store/MergedStoreSnapshot.js';
+import { StoreSnapshot } from './store/StoreSnapshot.js';
 import type { ObjectOfEvent } from './objects.js';
-import type { MergedStore, Store } from './Store.js';
+import type { MergedStore, Store } from './store/Store.js';
 
 // The Store types live in Store.ts; re-exported for code that imported them from here.
-export type { MergedStore, Store } from './Store.js';
+export type { MergedStore, Store } from './store/Store.js';
 
 /**
  * Configuration of {@link toStore}.

@@ -8,10 +8,10 @@ import {
   type Subscription,
 } from 'rxjs';
 import { WatchError } from '../WatchError.js';
-import { describeResourcePath } from '../sources/resourcePath.js';
+import { describeResourcePath } from '../objects/resourcePath.js';
 import { createWatchSource, sourceInit, type WatchSource } from '../sources/WatchSource.js';
 import type { KubernetesObject, WatchEvent } from '../types.js';
-import { requireWatchSource } from './internal/requireWatchSource.js';
+import { requireWatchSource } from '../sources/requireWatchSource.js';
 
 /** Configuration of {@link withBookmarks}. */
 export interface WithBookmarksConfig {

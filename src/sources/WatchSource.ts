@@ -1,4 +1,5 @@
 import { Observable } from 'rxjs';
+import { definedOptions } from '../objects/definedOptions.js';
 import type {
   Cluster,
   KubernetesObject,
@@ -86,13 +87,6 @@ function replaceAll(current: WatchOptions, next: WatchOptions): Partial<WatchOpt
   const patch: Record<string, unknown> = { ...next };
   for (const key of Object.keys(current)) if (!(key in patch)) patch[key] = undefined;
   return patch as Partial<WatchOptions>;
-}
-
-/** Options without the keys whose value is `undefined`. */
-export function definedOptions<O extends object>(options: O): O {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) if (value !== undefined) out[key] = value;
-  return out as O;
 }
 
 class ConfiguredWatchSource<T> extends Observable<WatchEvent<T>> implements WatchSource<T> {

@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { linkedAbort } from './abortLink.js';
+import { linkedAbort } from './linkedAbort.js';
 
 /**
  * One value from an abortable request, as a cold Observable: `run` gets a signal linked to

@@ -10,13 +10,13 @@ import type {
   ObjectTransform,
   ResourceRef,
 } from '../types.js';
-import { linkedAbort } from './abortLink.js';
+import { linkedAbort } from './linkedAbort.js';
 import { fromAbortable } from './fromAbortable.js';
 import { listPageQuery } from './listPageQuery.js';
 import { peekContinueToken } from './peekContinueToken.js';
-import { requestText } from './request.js';
-import { resourcePath } from './resourcePath.js';
-import { badRequest, parseError } from './statusError.js';
+import { requestText } from '../client/request.js';
+import { resourcePath } from '../objects/resourcePath.js';
+import { badRequest, parseError } from '../client/statusError.js';
 
 /**
  * The page size when `limit` is not given.

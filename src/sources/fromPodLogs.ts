@@ -1,10 +1,10 @@
 import { Observable } from 'rxjs';
 import type { Cluster } from '../types.js';
-import { openStream } from './request.js';
+import { openStream } from '../client/request.js';
 import { streamResponse } from './streamResponse.js';
 import { LineFramer } from './lineFramer.js';
-import { assertSegment, resourcePath } from './resourcePath.js';
-import { badRequest, networkError, parseError } from './statusError.js';
+import { assertSegment, resourcePath } from '../objects/resourcePath.js';
+import { badRequest, networkError, parseError } from '../client/statusError.js';
 import { DEFAULT_MAX_LINE_BYTES } from './watchLineDecoder.js';
 
 /** Which log lines {@link fromPodLogs} reads. */

@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import { fromList } from './fromList.js';
 import { createWatchSource, type WatchSource } from './WatchSource.js';
-import { linkedAbort } from './abortLink.js';
+import { linkedAbort } from './linkedAbort.js';
 import { connectWatch } from './watchConnection.js';
 
 /**

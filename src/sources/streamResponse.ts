@@ -1,8 +1,8 @@
 import type { Subscriber, TeardownLogic } from 'rxjs';
 import type { WatchError } from '../WatchError.js';
-import { linkedAbort } from './abortLink.js';
-import { networkError } from './statusError.js';
-import type { StreamingBody, StreamOpenResult } from './request.js';
+import { linkedAbort } from './linkedAbort.js';
+import { networkError } from '../client/statusError.js';
+import type { StreamingBody, StreamOpenResult } from '../client/request.js';
 
 /** What a streaming source does with its one response. */
 export interface StreamHandlers {

@@ -1,7 +1,7 @@
 import { objectDecoder } from '../shapes/decodeObject.js';
 import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import { networkError } from './statusError.js';
-import type { StreamingBody } from './request.js';
+import { networkError } from '../client/statusError.js';
+import type { StreamingBody } from '../client/request.js';
 import { WatchLineDecoder } from './watchLineDecoder.js';
 import { openWatch, streamFailed } from './watchRequest.js';
 

@@ -1,9 +1,9 @@
 import type { WatchError } from '../WatchError.js';
 import { METADATA_WATCH_ACCEPT } from '../shapes/metadataOnly.js';
 import type { Cluster, ResourceRef, WatchErrorEvent, WatchOptions } from '../types.js';
-import { openStream, type StreamOpenResult } from './request.js';
-import { resourcePath } from './resourcePath.js';
-import { badRequest, networkError } from './statusError.js';
+import { openStream, type StreamOpenResult } from '../client/request.js';
+import { resourcePath } from '../objects/resourcePath.js';
+import { badRequest, networkError } from '../client/statusError.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [

@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { utf8Text } from '../sources/bytes.js';
+import { utf8Text } from './bytes.js';
 
 /**
  * A whole answer's bytes as text, in Node. The API server's JSON is nearly always ASCII (it

@@ -1,8 +1,7 @@
-// What differs between Node and a browser page, behind one module chosen by entry point: the
-// Node build uses this one (undici, node:zlib, the KubeConfig adapter); the browser entry's
+// What differs between Node and a browser page in HTTP, behind one module chosen by entry point:
+// the Node build uses this one (undici, node:http2, node:zlib); the browser entry's
 // bundle (scripts/browserBundle.mjs) swaps in platform.browser.ts, with the same exports and
-// types. Nothing else in the core imports a Node built-in or client-node at run time.
+// types. The KubeConfig adapter has its own switch one floor up (src/client/platform.ts).
 export { exchange } from './exchange.js';
 export { decompress } from './decompress.js';
 export { bodyText } from './bodyText.js';
-export { resolveKubeConfig } from '../sources/kubeConfigConnection.js';

@@ -3,7 +3,7 @@
 import { describeLifecycle } from '../../support/pipelineRecording.js';
 import type { Context } from 'rxjs-marbles/jest';
 import type { Observable } from 'rxjs';
-import { isInitialEventsEnd } from '../../../src/operators/isInitialEventsEnd.js';
+import { isInitialEventsEnd } from '../../../src/objects/isInitialEventsEnd.js';
 import {
   resumeFromResourceVersion,
   type ResumeConfig,

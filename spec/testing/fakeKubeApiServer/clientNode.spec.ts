@@ -10,7 +10,7 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
-import { deployments, pods } from '../../../src/sources/resources.js';
+import { deployments, pods } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { until } from '../../support/wait.js';

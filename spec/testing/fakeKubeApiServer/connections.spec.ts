@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { V1Pod } from '@kubernetes/client-node';
-import { pods } from '../../../src/sources/resources.js';
+import { pods } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { get, watch } from './client.js';

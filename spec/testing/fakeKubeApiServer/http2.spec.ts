@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import http2 from 'node:http2';
 import type { ClientHttp2Session } from 'node:http2';
-import { pods } from '../../../src/sources/resources.js';
+import { pods } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 import { until } from '../../support/wait.js';

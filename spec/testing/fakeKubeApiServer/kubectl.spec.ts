@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { Subscription } from 'rxjs';
 import { toStore } from '../../../src/operators/toStore.js';
-import { deployments, pods } from '../../../src/sources/resources.js';
+import { deployments, pods } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { resilientWatch } from '../../../src/operators/resilientWatch.js';

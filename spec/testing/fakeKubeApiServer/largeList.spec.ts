@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EventEmitter } from 'node:events';
-import { pods } from '../../../src/sources/resources.js';
+import { pods } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { Reply } from '../../../src/testing/fakeKubeApiServer/protocol.js';
 import { sendJsonParts } from '../../../src/testing/fakeKubeApiServer/send.js';

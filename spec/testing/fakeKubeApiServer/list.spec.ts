@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
-import { deployments, pods, resource } from '../../../src/sources/resources.js';
+import { deployments, pods, resource } from '../../../src/objects/resources.js';
 import type { KubernetesObject } from '../../../src/types.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../../src/testing/marbles/builders.js';

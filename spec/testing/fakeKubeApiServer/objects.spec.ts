@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
-import { pods } from '../../../src/sources/resources.js';
+import { pods } from '../../../src/objects/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { FakeKubeApiError } from '../../../src/testing/fakeKubeApiServer/objectStore.js';

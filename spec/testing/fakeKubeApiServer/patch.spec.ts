@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { deployments, pods } from '../../../src/sources/resources.js';
+import { deployments, pods } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { jsonPatch, mergePatch } from '../../../src/testing/fakeKubeApiServer/jsonPatch.js';
 import { schemaFor } from '../../../src/testing/fakeKubeApiServer/patchSchemas.js';

@@ -1,5 +1,5 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
-import { defaultKey } from '../../operators/internal/defaultKey.js';
+import { defaultKey } from '../../objects/defaultKey.js';
 import { summarizePod } from '../format/podStatus.js';
 import { DeploymentIndex } from './podOwnership.js';
 

@@ -5,8 +5,8 @@ import type {
   V1Pod,
   V1ReplicaSet,
 } from '@kubernetes/client-node';
-import { defaultKey, namespacedKey } from '../../operators/internal/defaultKey.js';
-import type { Store } from '../../operators/Store.js';
+import { defaultKey, namespacedKey } from '../../objects/defaultKey.js';
+import type { Store } from '../../index.js';
 
 /** The index name the dashboard's stores file objects under their owners' uids with. */
 export const BY_OWNER = 'byOwner';

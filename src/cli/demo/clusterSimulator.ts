@@ -1,4 +1,4 @@
-import { deployments, namespaces, nodes, pods, replicasets } from '../../sources/resources.js';
+import { deployments, namespaces, nodes, pods, replicasets } from '../../objects/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import type { FakeKubeApiServer } from '../../testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import {

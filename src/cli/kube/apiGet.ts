@@ -2,8 +2,8 @@ import type { WatchError } from '../../WatchError.js';
 import type { Cluster } from '../../types.js';
 // The one import of the library's transport internals in the command: requests with an Accept
 // header of their own (discovery, server-side Tables) that the public sources do not send.
-import { openStream, type StreamOpenResult } from '../../sources/request.js';
-import { networkError, parseError } from '../../sources/statusError.js';
+import { openStream, type StreamOpenResult } from '../../client/request.js';
+import { networkError, parseError } from '../../client/statusError.js';
 
 /** Plain JSON. */
 export const JSON_ACCEPT = 'application/json';

@@ -1,6 +1,6 @@
 import type { WatchError } from '../../WatchError.js';
 import type { Cluster } from '../../types.js';
-import { isValidSegment } from '../../sources/resourcePath.js';
+import { isValidSegment } from '../../objects/resourcePath.js';
 import { apiGet } from './apiGet.js';
 
 /** One resource the API server serves, from its discovery documents. */

@@ -1,5 +1,5 @@
 import { defer, merge, Subject, type Observable } from 'rxjs';
-import { resilientWatch, type ResilientWatchConfig } from '../../operators/resilientWatch.js';
+import { resilientWatch, type ResilientWatchConfig } from '../../index.js';
 import type {
   Cluster,
   KubernetesObject,

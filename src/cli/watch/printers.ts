@@ -1,5 +1,5 @@
 import type { KubernetesObject, WatchObjectEvent } from '../../types.js';
-import { defaultKey } from '../../operators/internal/defaultKey.js';
+import { defaultKey } from '../../objects/defaultKey.js';
 import type { TableLayout } from './columns.js';
 import {
   escapeJsonControlCharacters,

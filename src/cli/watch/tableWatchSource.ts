@@ -1,11 +1,11 @@
 import { Observable } from 'rxjs';
 import type { WatchError } from '../../WatchError.js';
-import { linkedAbort } from '../../sources/abortLink.js';
+import { linkedAbort } from '../../sources/linkedAbort.js';
 import { fromAbortable } from '../../sources/fromAbortable.js';
 import { DEFAULT_LIST_LIMIT } from '../../sources/fromList.js';
 import { listPageQuery } from '../../sources/listPageQuery.js';
-import { resourcePath } from '../../sources/resourcePath.js';
-import { networkError, parseError } from '../../sources/statusError.js';
+import { resourcePath } from '../../objects/resourcePath.js';
+import { networkError, parseError } from '../../client/statusError.js';
 import { WatchLineDecoder } from '../../sources/watchLineDecoder.js';
 import { watchRequest } from '../../sources/watchRequest.js';
 import { createWatchSource, type WatchSource } from '../../sources/WatchSource.js';

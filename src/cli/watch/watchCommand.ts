@@ -1,6 +1,6 @@
 import { fromEvent, lastValueFrom, takeUntil, tap, type Observable } from 'rxjs';
-import { isInitialEventsEnd } from '../../operators/isInitialEventsEnd.js';
-import { metadataOnly } from '../../shapes/metadataOnly.js';
+import { isInitialEventsEnd } from '../../objects/isInitialEventsEnd.js';
+import { metadataOnly } from '../../index.js';
 import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../../types.js';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
 import { CliError, describeFailure, type FailureContext } from '../errors.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiVersionOf } from '../../sources/resources.js';
+import { apiVersionOf } from '../../objects/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { History } from './history.js';
 import { kindForPlural } from './kinds.js';

@@ -1,4 +1,4 @@
-import { isValidSegment } from '../../sources/resourcePath.js';
+import { isValidSegment } from '../../objects/resourcePath.js';
 import type { ResourceRef } from '../../types.js';
 
 /** What a request path names. */

@@ -1,4 +1,4 @@
-import { pods } from '../../sources/resources.js';
+import { pods } from '../../objects/resources.js';
 import { columnsFor } from './columns.js';
 import { handleList } from './listHandler.js';
 import { contentTypeOf, negotiate } from './negotiate.js';

@@ -1,4 +1,4 @@
-import { isValidSegment } from '../../sources/resourcePath.js';
+import { isValidSegment } from '../../objects/resourcePath.js';
 import type { ResourceRef } from '../../types.js';
 import { BUILTIN_RESOURCES } from './builtinResources.js';
 import type { PrinterColumn, ResourceDefinition } from './types.js';

@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '../../types.js';
-import { isValidSegment } from '../../sources/resourcePath.js';
+import { isValidSegment } from '../../objects/resourcePath.js';
 
 /** A selector that cannot be parsed; the server answers 400 BadRequest with its message. */
 export class SelectorError extends Error {}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jsonEqual } from './jsonEqual.js';
-import { isValidSegment } from '../../sources/resourcePath.js';
+import { isValidSegment } from '../../objects/resourcePath.js';
 import type { KubernetesObject } from '../../types.js';
 import { mediaType, parseJson, parseObject, readBody } from './body.js';
 import { objectKey } from './objectStore.js';

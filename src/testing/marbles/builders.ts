@@ -1,6 +1,6 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
-import { initialEventsEndObject } from '../../operators/internal/endBookmark.js';
-import { definedOptions } from '../../sources/WatchSource.js';
+import { initialEventsEndObject } from '../../objects/endBookmark.js';
+import { definedOptions } from '../../objects/definedOptions.js';
 import { WatchError, errorTypeForStatus as errorTypeFor } from '../../WatchError.js';
 import type {
   KubernetesObject,
@@ -9,7 +9,7 @@ import type {
   WatchObjectEvent,
 } from '../../types.js';
 
-export { INITIAL_EVENTS_END_ANNOTATION } from '../../operators/internal/endBookmark.js';
+export { INITIAL_EVENTS_END_ANNOTATION } from '../../objects/endBookmark.js';
 
 /** A shallow patch of an object, its nested objects (such as `metadata`) merged one level deep. */
 export type ObjectPatch<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[K]> : T[K] };

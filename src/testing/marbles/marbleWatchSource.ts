@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import { NEVER, defer } from 'rxjs';
-import { pods } from '../../sources/resources.js';
-import { createWatchSource, type WatchSource } from '../../sources/WatchSource.js';
+import { pods } from '../../objects/resources.js';
+import { createWatchSource, type WatchSource } from '../../index.js';
 import type {
   ClusterConnection,
   KubernetesObject,

@@ -1,0 +1,77 @@
+import { describe, expect, it } from '@jest/globals';
+import { defaultKey } from '../../../src/objects/defaultKey.js';
+import { foldObjects } from '../../../src/operators/store/foldEvent.js';
+import { ObjectMap } from '../../../src/operators/store/ObjectMap.js';
+import {
+  freshChange,
+  relistDifference,
+  repeatsDelivered,
+} from '../../../src/operators/resume/relistDifference.js';
+import { added, bookmark, deleted, modified, pod } from '../../../src/testing/marbles/builders.js';
+import type { KubernetesObject } from '../../../src/types.js';
+
+const node = (name: string, rv?: string): KubernetesObject => ({
+  kind: 'Node',
+  metadata: { name, resourceVersion: rv },
+});
+
+function deliveredOf(
+  objects: KubernetesObject[],
+  key: (o: KubernetesObject) => string = defaultKey,
+) {
+  let delivered = new ObjectMap<KubernetesObject>();
+  for (const o of objects) delivered = foldObjects(delivered, added(o), key);
+  return delivered;
+}
+
+const fresh = (objects: KubernetesObject[], key: (o: KubernetesObject) => string = defaultKey) =>
+  new Map(objects.map((o) => [key(o), o]));
+
+describe('relistDifference', () => {
+  it('DELETED first with the last object delivered, then ADDED and MODIFIED in list order, nothing for unchanged', () => {
+    const c = pod('c', '3');
+    const delivered = deliveredOf([pod('a', '1'), pod('b', '2'), c, node('n1')]);
+    const list = [pod('d', '6'), pod('a', '1'), pod('b', '5'), node('n1')];
+    expect(relistDifference(delivered, fresh(list))).toEqual([
+      { type: 'DELETED', object: c, resourceVersion: '3' },
+      added(pod('d', '6')),
+      modified(pod('b', '5')),
+      // Without a version, nothing proves it unchanged.
+      { type: 'MODIFIED', object: node('n1'), resourceVersion: undefined },
+    ]);
+  });
+
+  it('keyed by uid, a pod re-created under the same name is DELETED (old uid) then ADDED (new uid)', () => {
+    const byUid = (o: KubernetesObject) => o.metadata!.uid!;
+    const old = pod('a', '3', { metadata: { uid: 'u1' } });
+    const recreated = pod('a', '7', { metadata: { uid: 'u2' } });
+    expect(relistDifference(deliveredOf([old], byUid), fresh([recreated], byUid))).toEqual([
+      { type: 'DELETED', object: old, resourceVersion: '3' },
+      added(recreated),
+    ]);
+    // Keyed by name, the same change is one MODIFIED.
+    expect(relistDifference(deliveredOf([old]), fresh([recreated]))).toEqual([modified(recreated)]);
+  });
+
+  it('freshChange: ADDED for a new key, MODIFIED for a new version, none when unchanged', () => {
+    const delivered = deliveredOf([pod('a', '1')]);
+    expect(freshChange(delivered, 'default/b', pod('b', '2'))).toEqual(added(pod('b', '2')));
+    expect(freshChange(delivered, 'default/a', pod('a', '3'))).toEqual(modified(pod('a', '3')));
+    expect(freshChange(delivered, 'default/a', pod('a', '1'))).toBeUndefined();
+  });
+});
+
+describe('repeatsDelivered', () => {
+  it('is true only for an ADDED or MODIFIED at the version delivered under its key', () => {
+    const delivered = deliveredOf([pod('a', '1'), node('n1')]);
+    expect(repeatsDelivered(delivered, modified(pod('a', '1')), 'default/a')).toBe(true);
+    expect(repeatsDelivered(delivered, added(pod('a', '1')), 'default/a')).toBe(true);
+    expect(repeatsDelivered(delivered, modified(pod('a', '2')), 'default/a')).toBe(false);
+    expect(repeatsDelivered(delivered, deleted(pod('a', '1')), 'default/a')).toBe(false);
+    expect(repeatsDelivered(delivered, bookmark('1'), 'default/a')).toBe(false);
+    // Under another key, the same version is not a repeat.
+    expect(repeatsDelivered(delivered, modified(pod('a', '1')), 'default/b')).toBe(false);
+    // Two events without a version are never taken for a repeat.
+    expect(repeatsDelivered(delivered, modified(node('n1')), 'n1')).toBe(false);
+  });
+});

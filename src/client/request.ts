@@ -1,0 +1,295 @@
+import { WatchError } from '../WatchError.js';
+import { headerValue, type ResponseBody, type ResponseHead } from '../transport/body.js';
+import { bodyText, decompress, exchange } from '../transport/platform.js';
+import type { RequestMethod } from '../transport/exchange.js';
+import type { Cluster, ResolvedConnection } from '../types.js';
+import { concatBytes, utf8Text } from '../transport/bytes.js';
+import { resolveConnection } from './resolveConnection.js';
+import { redactSecrets, rememberCredentials } from './credentials.js';
+import { answerToWatchError, networkError } from './statusError.js';
+
+/** The most of an error body read to find its Status: error pages can be large, or endless. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** The open body of a streaming answer (a watch, a followed log). */
+export type StreamingBody = ResponseBody;
+
+/** A 2xx answer with its body to read, or the request's failure as a {@link WatchError}. */
+export type StreamOpenResult =
+  { ok: true; body: StreamingBody; head: ResponseHead } | { ok: false; error: WatchError };
+
+/**
+ * Sends one GET of `resourcePath?query` and returns the open body of a 2xx answer, or the
+ * failure as a {@link WatchError}: credentials that cannot be resolved (401, nothing sent),
+ * network failures and malformed answers (SYSTEM_ERROR, 0, whatever status the answer had),
+ * non-2xx answers mapped from their Status body (at most 64 KiB read) and Retry-After.
+ * Redirects are never followed. Never rejects.
+ */
+export async function openStream(
+  cluster: Cluster,
+  resourcePath: string,
+  query: URLSearchParams,
+  signal: AbortSignal,
+  {
+    accept = 'application/json',
+    gzip = false,
+    onSent,
+    method = 'GET',
+    body: payload,
+    contentType = 'application/json',
+  }: {
+    accept?: string;
+    gzip?: boolean;
+    onSent?: () => void;
+    method?: RequestMethod;
+    /** A JSON value sent as the body (writes). */
+    body?: unknown;
+    contentType?: string;
+  } = {},
+): Promise<StreamOpenResult> {
+  try {
+    let connection: ResolvedConnection;
+    try {
+      connection = await resolveConnection(cluster);
+    } catch (cause) {
+      return { ok: false, error: unresolved(resourcePath, cause) };
+    }
+    if (signal.aborted) return aborted(resourcePath);
+    const headers: Record<string, string> = { accept, 'user-agent': 'kube-rx' };
+    if (gzip) headers['accept-encoding'] = 'gzip';
+    const bytes =
+      payload === undefined ? undefined : new TextEncoder().encode(JSON.stringify(payload));
+    if (bytes) headers['content-type'] = contentType;
+    const sent = { ...headers, ...lowerCaseKeys(connection.headers) };
+    rememberCredentials(connection.server, sent);
+    // A password in the proxy URL is a credential too.
+    if (connection.proxy) rememberCredentials(connection.proxy, {});
+    const search = query.toString();
+    const result = await exchange(connection, {
+      path: resourcePath + (search ? `?${search}` : ''),
+      method,
+      body: bytes,
+      headers,
+      signal,
+      onSent,
+    });
+    if (result.kind === 'aborted') return aborted(resourcePath);
+    if (result.kind === 'failed')
+      return { ok: false, error: networkError(resourcePath, result.cause) };
+    const { head, body } = result;
+    if (head.statusCode >= 200 && head.statusCode <= 299) return { ok: true, body, head };
+    return { ok: false, error: await errorAnswer(head, body, resourcePath) };
+  } catch (cause) {
+    // Every failure is a result, so that the generator never throws; this one would be a bug.
+    return { ok: false, error: networkError(resourcePath, cause) };
+  }
+}
+
+/**
+ * Sends one GET for a whole JSON answer (a list page; gzip accepted) and reads it, up to
+ * `limit` bytes: its text, or the failure as a {@link WatchError} (a body cut short or
+ * malformed is SYSTEM_ERROR). Never rejects.
+ */
+export async function requestText(
+  cluster: Cluster,
+  resourcePath: string,
+  query: URLSearchParams,
+  signal: AbortSignal,
+  limit: number,
+  { accept, onSent }: { accept?: string; onSent?: () => void } = {},
+): Promise<{ ok: true; text: string } | { ok: false; error: WatchError }> {
+  const opened = await openStream(cluster, resourcePath, query, signal, {
+    gzip: true,
+    accept,
+    onSent,
+  });
+  if (!opened.ok) return opened;
+  const read = await readBody(opened.body, limit, contentLength(opened.head));
+  if (signal.aborted) return aborted(resourcePath);
+  if (!read.ok)
+    return {
+      ok: false,
+      error: networkError(resourcePath, read.cause, 'reading the answer failed'),
+    };
+  if (read.truncated) {
+    return {
+      ok: false,
+      error: networkError(resourcePath, new Error(`the answer is longer than ${limit} bytes`)),
+    };
+  }
+  let bytes = read.bytes;
+  const encoding = headerValue(opened.head, 'content-encoding')?.trim().toLowerCase();
+  try {
+    bytes = await decompress(bytes, encoding, limit);
+  } catch (cause) {
+    const error = networkError(resourcePath, cause, 'the answer could not be decompressed');
+    return { ok: false, error };
+  }
+  return { ok: true, text: bodyText(bytes) };
+}
+
+/** A JSON request (any method) and its parsed 2xx answer. */
+export interface JsonRequest {
+  method: RequestMethod;
+  /** The resource path, validated and encoded by the caller. */
+  path: string;
+  query?: URLSearchParams;
+  /** A JSON value to send (POST, PUT, PATCH). */
+  body?: unknown;
+  /** The body's media type: `application/json`, or a patch type. */
+  contentType?: string;
+  signal: AbortSignal;
+  /** The most of the answer read (default 16 MiB). */
+  limit?: number;
+}
+
+/**
+ * Sends one request with a JSON body (or none) and parses the JSON of a 2xx answer: what
+ * Leases and the test kit's writes use. Failures are results, as {@link openStream}'s are: a
+ * non-2xx answer is its {@link WatchError} (a 409 Conflict has `statusCode` 409), a body that
+ * is not JSON is PARSE_ERROR. Never rejects.
+ *
+ * @example
+ * const got = await requestJson(kc, { method: 'GET', path: '/apis/coordination.k8s.io/v1/namespaces/a/leases/b', signal });
+ * if (got.ok) console.log(got.value);
+ */
+export async function requestJson<T = unknown>(
+  cluster: Cluster,
+  { method, path, query, body, contentType, signal, limit = 16 * 1024 * 1024 }: JsonRequest,
+): Promise<{ ok: true; status: number; value: T } | { ok: false; error: WatchError }> {
+  const opened = await openStream(cluster, path, query ?? new URLSearchParams(), signal, {
+    method,
+    body,
+    contentType,
+  });
+  if (!opened.ok) return opened;
+  const read = await readBody(opened.body, limit, contentLength(opened.head));
+  if (signal.aborted) return aborted(path);
+  if (!read.ok)
+    return { ok: false, error: networkError(path, read.cause, 'reading the answer failed') };
+  if (read.truncated)
+    return {
+      ok: false,
+      error: networkError(path, new Error(`the answer is longer than ${limit} bytes`)),
+    };
+  const text = utf8Text(read.bytes);
+  try {
+    return {
+      ok: true,
+      status: opened.head.statusCode,
+      value: (text ? JSON.parse(text) : undefined) as T,
+    };
+  } catch {
+    return {
+      ok: false,
+      error: new WatchError(`the answer is not JSON (${path})`, {
+        errorType: 'PARSE_ERROR',
+        statusCode: opened.head.statusCode,
+        resourcePath: path,
+      }),
+    };
+  }
+}
+
+/** The most a body's announced length makes {@link readBody} allocate before its bytes come. */
+const MAX_PREALLOCATED_BYTES = 64 * 1024 * 1024;
+
+/** The answer's Content-Length, when it has a plausible one. */
+function contentLength(head: ResponseHead): number | undefined {
+  const value = headerValue(head, 'content-length');
+  if (value === undefined || !/^\d{1,15}$/.test(value.trim())) return undefined;
+  return Number(value);
+}
+
+/**
+ * Reads a body to its end, or up to `limit` bytes (then releases it: `truncated`). With the
+ * body's announced `length` (up to 64 MiB), its bytes are copied once into one array of that
+ * size; a body that turns out longer goes on in chunks, like one of unknown length.
+ */
+export function readBody(
+  body: ResponseBody,
+  limit: number,
+  length?: number,
+): Promise<{ ok: true; bytes: Uint8Array; truncated: boolean } | { ok: false; cause: unknown }> {
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let whole =
+      length !== undefined && length <= Math.min(limit, MAX_PREALLOCATED_BYTES)
+        ? new Uint8Array(length)
+        : undefined;
+    let size = 0;
+    const read = (): Uint8Array =>
+      whole !== undefined ? whole.subarray(0, size) : concatBytes(chunks, size);
+    body.start({
+      bytes: (buffer, start, end) => {
+        const take = Math.min(end - start, limit - size);
+        // A copy: the bytes are only valid during the call.
+        if (whole !== undefined && size + take <= whole.length) {
+          whole.set(buffer.subarray(start, start + take), size);
+        } else {
+          if (whole !== undefined) chunks.push(whole.subarray(0, size));
+          whole = undefined;
+          chunks.push(new Uint8Array(buffer.subarray(start, start + take)));
+        }
+        size += take;
+        if (size < limit) return true;
+        resolve({ ok: true, bytes: read(), truncated: true });
+        return false;
+      },
+      end: () => resolve({ ok: true, bytes: read(), truncated: false }),
+      fail: (cause) => resolve({ ok: false, cause }),
+    });
+  });
+}
+
+/**
+ * The {@link WatchError} of a non-2xx answer, from its status, Retry-After and the Status in
+ * the start of its body. A body that breaks (bad framing, shorter than its length) makes the
+ * answer malformed: SYSTEM_ERROR, not what its status claims.
+ */
+async function errorAnswer(
+  head: ResponseHead,
+  body: ResponseBody,
+  resourcePath: string,
+): Promise<WatchError> {
+  const read = await readBody(body, MAX_ERROR_BODY_BYTES);
+  body.release();
+  if (!read.ok)
+    return networkError(resourcePath, read.cause, `a malformed ${head.statusCode} answer`);
+  return answerToWatchError(
+    {
+      statusCode: head.statusCode,
+      statusText: head.statusText,
+      retryAfter: headerValue(head, 'retry-after'),
+      body: utf8Text(read.bytes),
+    },
+    resourcePath,
+  );
+}
+
+function unresolved(resourcePath: string, cause: unknown): WatchError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new WatchError(redactSecrets(`could not resolve credentials: ${why} (${resourcePath})`), {
+    errorType: 'UNAUTHORIZED_ERROR',
+    statusCode: 401,
+    resourcePath,
+  });
+}
+
+/** The result of a request that `signal` aborted. */
+export function aborted(resourcePath: string): { ok: false; error: WatchError } {
+  return {
+    ok: false,
+    error: new WatchError(`aborted (${resourcePath})`, {
+      errorType: 'SYSTEM_ERROR',
+      statusCode: 0,
+      resourcePath,
+    }),
+  };
+}
+
+function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers ?? {})) out[key.toLowerCase()] = String(value);
+  return out;
+}

@@ -1,0 +1,74 @@
+import type { WatchObjectEvent } from '../../types.js';
+import { metadataOf, resourceVersionOf } from '../../objects/defaultKey.js';
+import { type AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
+import type { ObjectsByKey } from '../store/foldEvent.js';
+
+/**
+ * The events that bring a consumer from what it was delivered to a fresh full state (a list,
+ * or a watch-list's initial events), keys as the consumer's key function made them:
+ * first DELETED, with the last object delivered, for every key the fresh state lacks; then, in
+ * the fresh state's order, ADDED for a key not delivered and MODIFIED for one whose
+ * resourceVersion changed; nothing for the unchanged.
+ *
+ * Deletions come first so that a key that is gone and an object that replaced it under another
+ * key (a pod re-created under the same name gets a new uid) arrive as DELETED then ADDED: any
+ * store downstream, whatever its key, ends with the new object only.
+ *
+ * Apply each event with `foldObjects` to keep `delivered` current.
+ *
+ * @example
+ * relistDifference(delivered, new Map([['default/a', a7]])); // [DELETED b@4, MODIFIED a@7]
+ */
+export function relistDifference<T>(
+  delivered: ObjectsByKey<T, unknown>,
+  fresh: ReadonlyMap<string, T>,
+): WatchObjectEvent<T>[] {
+  const events: WatchObjectEvent<T>[] = [];
+  for (const [key, object] of delivered.entries()) {
+    if (!fresh.has(key)) events.push(objectEvent('DELETED', object));
+  }
+  for (const [key, object] of fresh) {
+    const change = freshChange(delivered, key, object);
+    if (change) events.push(change);
+  }
+  return events;
+}
+
+/**
+ * The event that brings a consumer to `object` of a fresh state: ADDED for a key not delivered,
+ * MODIFIED when its resourceVersion changed, none when unchanged.
+ */
+export function freshChange<T>(
+  delivered: ObjectsByKey<T, unknown>,
+  key: string,
+  object: T,
+): WatchObjectEvent<T> | undefined {
+  const previous = delivered.get(key);
+  if (previous === undefined) return objectEvent('ADDED', object);
+  return sameVersion(previous, object) ? undefined : objectEvent('MODIFIED', object);
+}
+
+/**
+ * Whether `event` (ADDED or MODIFIED) repeats the (key, resourceVersion) last delivered under
+ * `key`, its object's key: a reconnect may send again what the last connection did.
+ */
+export function repeatsDelivered<T>(
+  delivered: ObjectsByKey<T, unknown>,
+  event: AnyWatchEvent,
+  key: string,
+): boolean {
+  if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return false;
+  const resourceVersion = resourceVersionOf(event);
+  if (resourceVersion === undefined) return false;
+  const previous = delivered.get(key);
+  return previous !== undefined && metadataOf(previous)?.resourceVersion === resourceVersion;
+}
+
+function sameVersion(previous: unknown, object: unknown): boolean {
+  const resourceVersion = metadataOf(object)?.resourceVersion;
+  return resourceVersion !== undefined && metadataOf(previous)?.resourceVersion === resourceVersion;
+}
+
+function objectEvent<T>(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: T): WatchObjectEvent<T> {
+  return { type, object, resourceVersion: metadataOf(object)?.resourceVersion };
+}

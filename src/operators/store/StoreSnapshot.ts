@@ -1,0 +1,91 @@
+import type { Store } from './Store.js';
+import { namespacedKey } from '../../objects/defaultKey.js';
+import { type AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
+import { emptyWatchState, foldEvent, type WatchState } from './foldEvent.js';
+import { SortedMap } from './SortedMap.js';
+import { IndexedObjects, StoreIndexes } from './IndexedObjects.js';
+
+/**
+ * What a snapshot's state folds: the objects alone for a store without indexes (no wrapper to
+ * allocate per change), the objects with their indexes otherwise.
+ */
+type SnapshotState<T> = WatchState<SortedMap<T>> | WatchState<IndexedObjects<T>>;
+
+/**
+ * One immutable version of a store: `toStore` makes a new one per change from the previous
+ * through {@link foldEvent}, sharing all but one path of the persistent map with it.
+ */
+export class StoreSnapshot<T> implements Store<T> {
+  static readonly EMPTY = StoreSnapshot.empty<never>(StoreIndexes.NONE);
+
+  // A private field keeps the state out of JSON.stringify and out of reach of users.
+  readonly #state: SnapshotState<T>;
+  #values: readonly T[] | undefined;
+  readonly resourceVersion: string | undefined;
+  readonly synced: boolean;
+
+  private constructor(state: SnapshotState<T>) {
+    this.#state = state;
+    this.resourceVersion = state.resourceVersion;
+    this.synced = state.initialEventsEnd !== undefined;
+    Object.freeze(this);
+  }
+
+  /** An empty store with these (empty) indexes. */
+  static empty<T>(indexes: StoreIndexes<T>): StoreSnapshot<T> {
+    return new StoreSnapshot<T>(
+      indexes.empty
+        ? emptyWatchState(SortedMap.empty<T>())
+        : emptyWatchState(IndexedObjects.empty(indexes)),
+    );
+  }
+
+  /** The persistent maps of a snapshot, for specs that check what an update shares. */
+  static internals<T>(store: StoreSnapshot<T>): {
+    objects: SortedMap<T>;
+    indexes: StoreIndexes<T>;
+  } {
+    const { objects } = store.#state;
+    return objects instanceof IndexedObjects
+      ? objects
+      : { objects, indexes: StoreIndexes.NONE as StoreIndexes<T> };
+  }
+
+  /** The objects in key order. */
+  get #objects(): SortedMap<T> {
+    const { objects } = this.#state;
+    return objects instanceof IndexedObjects ? objects.objects : objects;
+  }
+
+  get size(): number {
+    return this.#state.objects.size;
+  }
+
+  get(keyOrNamespace: string | undefined, name?: string): T | undefined {
+    const key = name === undefined ? keyOrNamespace : namespacedKey(keyOrNamespace, name);
+    return this.#state.objects.get(key as string);
+  }
+
+  values(): readonly T[] {
+    // Built once per snapshot and frozen, so every caller can share it.
+    return (this.#values ??= Object.freeze(this.#objects.values()));
+  }
+
+  byIndex(name: string, value: string): readonly T[] {
+    return Object.freeze(StoreSnapshot.internals(this).indexes.byIndex(name, value));
+  }
+
+  /** The snapshot after `event`, or `this` when the event changes nothing a reader can see. */
+  static next<T>(
+    store: StoreSnapshot<T>,
+    event: AnyWatchEvent,
+    keyOf: (object: T) => string,
+  ): StoreSnapshot<T> {
+    const before = store.#state;
+    const after =
+      before.objects instanceof IndexedObjects
+        ? foldEvent(before as WatchState<IndexedObjects<T>>, event, keyOf)
+        : foldEvent(before as WatchState<SortedMap<T>>, event, keyOf);
+    return after === before ? store : new StoreSnapshot(after);
+  }
+}

@@ -1,0 +1,113 @@
+import type { WatchEventType } from '../../types.js';
+import { hasInitialEventsEndAnnotation } from '../../objects/endBookmark.js';
+import { resourceVersionOf } from '../../objects/defaultKey.js';
+import { type AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
+
+/**
+ * Objects by key, as the fold updates them: persistent (`SortedMap`, whose `set` and `delete`
+ * return a new map and leave the old one valid) or in place (`ObjectMap`, which returns itself).
+ * `Self` is the map type itself, so a fold over a `SortedMap` gives back a `SortedMap`.
+ */
+export interface ObjectsByKey<T, Self> {
+  readonly size: number;
+  get(key: string): T | undefined;
+  /** The map with `key` set to `object`. */
+  set(key: string, object: T): Self;
+  /** The map without `key`. */
+  delete(key: string): Self;
+  /** Every entry; in key order for a `SortedMap`, in insertion order for an `ObjectMap`. */
+  entries(): Iterable<[string, T]>;
+}
+
+/** What the events of one watch fold into: its objects, its version, whether it is synced. */
+export interface WatchState<O> {
+  readonly objects: O;
+  /** The resourceVersion of the last event applied (bookmarks included); none before any. */
+  readonly resourceVersion: string | undefined;
+  /**
+   * The object of the first initial-events-end BOOKMARK applied, once one has: the state then
+   * matches the server (toStore's `synced`), and shareWatch replays a bookmark shaped like it.
+   */
+  readonly initialEventsEnd: unknown;
+}
+
+/**
+ * The one fold of a watch event into objects by key, used by everything that keeps state:
+ * ADDED and MODIFIED set the object under its key, DELETED removes the key, BOOKMARK and ERROR
+ * change nothing. `toStore`, `shareWatch` and `resumeFromResourceVersion` (what it delivered,
+ * which its relist difference is computed against) all apply events through it, with the key
+ * their user gave, so they agree on what an object is.
+ *
+ * @example
+ * objects = foldObjects(objects, { type: 'DELETED', object: pod }, defaultKey);
+ */
+export function foldObjects<T, O extends ObjectsByKey<T, O>>(
+  objects: O,
+  event: AnyWatchEvent,
+  keyOf: (object: T) => string,
+): O {
+  switch (event.type) {
+    case 'ADDED':
+    case 'MODIFIED':
+    case 'DELETED':
+      return foldObjectUnder(objects, event, keyOf(event.object));
+    default:
+      return objects;
+  }
+}
+
+/**
+ * {@link foldObjects} for an ADDED, MODIFIED or DELETED event (never a BOOKMARK: it would be
+ * set) whose key its caller has made already (the resumer needs it for its repeat check first):
+ * one key per event, not two.
+ *
+ * @example
+ * const key = defaultKey(event.object);
+ * if (!repeatsDelivered(delivered, event, key)) foldObjectUnder(delivered, event, key);
+ */
+export function foldObjectUnder<T, O extends ObjectsByKey<T, O>>(
+  objects: O,
+  event: { type: WatchEventType; object: T },
+  key: string,
+): O {
+  return event.type === 'DELETED' ? objects.delete(key) : objects.set(key, event.object);
+}
+
+/**
+ * A watch's state after `event` ({@link foldObjects} for the objects; the resourceVersion moves
+ * with every event that has one; the first initial-events-end BOOKMARK is kept), or `state`
+ * itself when nothing changed: ERROR events never change it. For persistent maps: "nothing
+ * changed" is told by identity, which an in-place map always keeps.
+ *
+ * @example
+ * let state = emptyWatchState(SortedMap.empty<V1Pod>());
+ * state = foldEvent(state, added(pod('a', '3')), defaultKey); // objects {a}, resourceVersion '3'
+ */
+export function foldEvent<T, O extends ObjectsByKey<T, O>>(
+  state: WatchState<O>,
+  event: AnyWatchEvent,
+  keyOf: (object: T) => string,
+): WatchState<O> {
+  if (event.type === 'ERROR') return state;
+  const objects = foldObjects(state.objects, event, keyOf);
+  const resourceVersion = resourceVersionOf(event) ?? state.resourceVersion;
+  const initialEventsEnd =
+    state.initialEventsEnd === undefined &&
+    event.type === 'BOOKMARK' &&
+    hasInitialEventsEndAnnotation(event.object)
+      ? event.object
+      : state.initialEventsEnd;
+  if (
+    objects === state.objects &&
+    resourceVersion === state.resourceVersion &&
+    initialEventsEnd === state.initialEventsEnd
+  ) {
+    return state;
+  }
+  return { objects, resourceVersion, initialEventsEnd };
+}
+
+/** A state with `objects` and nothing applied yet. */
+export function emptyWatchState<O>(objects: O): WatchState<O> {
+  return { objects, resourceVersion: undefined, initialEventsEnd: undefined };
+}
