@@ -2,7 +2,7 @@
 // The bundle of the browser entry (scripts/browserBundle.mjs) puts this module in place of
 // platform.ts; spec/browser/platform.spec.ts checks that both have the same shape.
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ResolvedConnection } from '../types.js';
+import type { ResolveContext, ResolvedConnection } from '../types.js';
 
 export { exchange } from './fetchExchange.js';
 /** A whole answer's bytes as text: UTF-8 (TextDecoder; Node has a faster path for ASCII). */
@@ -30,7 +30,10 @@ export async function decompress(
  * @example
  * fromWatch({ resolve: async () => ({ server: location.origin + '/k8s' }) }, pods);
  */
-export async function resolveKubeConfig(_kubeConfig: KubeConfig): Promise<ResolvedConnection> {
+export async function resolveKubeConfig(
+  _kubeConfig: KubeConfig,
+  _context?: ResolveContext,
+): Promise<ResolvedConnection> {
   throw new Error(
     'a KubeConfig needs Node: in a browser, pass a ClusterConnection resolving { server, headers }',
   );
