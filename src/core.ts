@@ -7,6 +7,7 @@ export type {
   ListOptions,
   ListResult,
   Logger,
+  ResolveContext,
   ResolvedConnection,
   ResolvedTls,
   ResourceRef,
