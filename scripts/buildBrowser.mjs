@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { bundleBrowser, nodeTraces, root } from './browserBundle.mjs';
 
 const outfile = join(root, 'dist/browser.js');
-const result = await bundleBrowser({ outfile, sourcemap: true });
+const result = await bundleBrowser({ outfile });
 const traces = nodeTraces(result);
 if (traces.length > 0) {
   console.error(`dist/browser.js would hold Node code:\n  ${traces.join('\n  ')}`);
