@@ -157,12 +157,14 @@ describe('the tarball installed in a fresh project', () => {
             noEmit: true,
             types: ['node'],
             typeRoots: [join(ROOT, 'node_modules', '@types')],
+            // The package's declarations are checked once (node16); bundler checks the consumer.
+            skipLibCheck: resolution === 'bundler',
           },
           files: ['consumer.ts'],
         }),
       );
-      // The package's own declarations are checked (no skipLibCheck); client-node's typings
-      // need @types/ws, which a consumer without it meets with any version: not ours to judge.
+      // client-node's typings need @types/ws, which a consumer without it meets with any
+      // version of kube-rx: not ours to judge. Every other error fails.
       const output = (await tsc(config)).split('\n');
       const errors = output.filter(
         (line) => /error TS/.test(line) && !/node_modules\/(?!kube-rx\/)/.test(line),
