@@ -83,19 +83,18 @@ function missingNames(block: DocBlock): string[] {
   return missing;
 }
 
+/** Every .ts file under `dir`. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
 let sourceTexts: string[] | undefined;
 function readSources(dir: string): string[] {
-  if (sourceTexts) return sourceTexts;
-  const texts: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) texts.push(readFileSync(path, 'utf8'));
-    }
-  };
-  walk(dir);
-  return (sourceTexts = texts);
+  return (sourceTexts ??= sourceFiles(dir).map((path) => readFileSync(path, 'utf8')));
 }
 
 interface BlockRun {
@@ -300,17 +299,30 @@ describe.each([...new Set(blocks.map((b) => b.file))])('%s', (file) => {
 });
 
 describe('what users read', () => {
+  it('has every guide in the documentation site, in typedoc.json', () => {
+    // typedoc.json has // comments on lines of their own.
+    const config = JSON.parse(
+      readFileSync(join(ROOT, 'typedoc.json'), 'utf8').replace(/^\s*\/\/.*$/gm, ''),
+    );
+    const guides = documentFiles()
+      .slice(1)
+      .map((path) => path.slice(ROOT.length + 1));
+    expect([...config.projectDocuments].sort()).toEqual(guides);
+  });
+
+  // The README, the guides, the CHANGELOG, and the sources: their comments are the API
+  // reference, their strings the command's help and messages.
   it('names no internal issue numbers', () => {
     const texts = [
       ...documentFiles(),
       join(ROOT, 'CHANGELOG.md'),
-      join(ROOT, 'src', 'cli', 'help.ts'),
+      ...sourceFiles(join(ROOT, 'src')),
     ];
     const found = texts.flatMap((path) =>
       readFileSync(path, 'utf8')
         .split('\n')
         .flatMap((line, i) =>
-          /\bissues?\s*#?\d+|#\d+\b/i.test(line)
+          /\bissues?\s*#?\d+|\(#\d+\)/i.test(line)
             ? [`${path.slice(ROOT.length + 1)}:${i + 1}: ${line.trim()}`]
             : [],
         ),
