@@ -1,7 +1,8 @@
 // Writes dist/browser.js, the module of the `browser` export condition: src/browser.ts bundled
 // with the browser platform swapped in (scripts/browserBundle.mjs), rxjs left as an import so
 // that the page's own rxjs is used. Run by `npm run build` after tsc (whose dist/browser.d.ts
-// types it); fails, writing nothing, when the bundle holds anything of Node.
+// types it); fails, writing nothing, when the bundle holds anything of Node. No source map: it
+// would point at src/, which the package does not ship.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bundleBrowser, nodeTraces, root } from './browserBundle.mjs';
