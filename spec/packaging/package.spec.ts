@@ -174,7 +174,7 @@ describe('the tarball installed in a fresh project', () => {
       expect(output).toContain(join(app, 'node_modules/kube-rx/dist/index.d.ts'));
       expect(output).toContain(join(app, 'node_modules/kube-rx/dist/testing/index.d.ts'));
     },
-    60_000,
+    120_000,
   );
 
   it('runs with Node.js ESM loader', async () => {
