@@ -16,9 +16,9 @@ import {
  * end the output.
  *
  * ```
- * election$: f--t------f---t----|
- * source:       a-b-c      a-b-c
- * output:    ---a-b-c------a-b-|     (each `t` subscribes the source afresh)
+ * election$: f--t-----f----t-----|
+ * source:       -a-b-c-d       -a-b-c-d
+ * output:    ----a-b-c------a-b-c|     (each `t` subscribes the source afresh)
  * ```
  *
  * @example
