@@ -93,7 +93,12 @@ export class Elector {
     if (this.stopped) return;
     if (outcome === 'held') this.held(started);
     else if (outcome === 'other' && this.leading) this.lose('the lease has another holder');
-    this.schedule(started + retryPeriodMs - now());
+    let next = started + retryPeriodMs;
+    // A standby tries again the moment the holder's lease expires, not up to a period later.
+    if (outcome === 'other' && this.observed !== undefined) {
+      next = Math.min(next, this.observedAt + this.validForMs(this.observed));
+    }
+    this.schedule(next - now());
   }
 
   /** A write that started at `started` succeeded: we lead until `started + renewDeadlineMs`. */
