@@ -15,7 +15,7 @@ export type Acting = (report: ActingReport) => Observable<unknown>;
  * `everyMs` (a heartbeat: the last time it certainly acted) and `act-stop` when unsubscribed.
  *
  * @example
- * leaderElection(kc, config).pipe(...) // whileLeader(election$) applied to loopActing(report)
+ * loopActing()((type) => console.log(type)).pipe(whileLeader(election$)).subscribe();
  */
 export function loopActing(everyMs = 50): Acting {
   return (report) =>
