@@ -46,3 +46,6 @@ export { shareManagedFields } from './shapes/shareManagedFields.js';
 export { shareStrings } from './shapes/shareStrings.js';
 export { stripManagedFields } from './shapes/stripManagedFields.js';
 export type { ObjectTransform, V1PartialObjectMetadata } from './types.js';
+export { leaderElection } from './controller/leaderElection.js';
+export type { LeaderElectionConfig } from './controller/LeaderElectionConfig.js';
+export { whileLeader } from './controller/whileLeader.js';
