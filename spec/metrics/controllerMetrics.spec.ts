@@ -4,7 +4,7 @@ import { from, lastValueFrom } from 'rxjs';
 import type { QueueState, ReconcileReport } from '../../src/controller/ReconcileReport.js';
 import { controllerMetrics } from '../../src/metrics/controllerMetrics.js';
 import { WORKQUEUE_BUCKETS } from '../../src/metrics/metricSets.js';
-import { pods } from '../../src/sources/resources.js';
+import { pods } from '../../src/objects/resources.js';
 import { scrape, series } from './scrape.js';
 
 const queue = { name: 'web', controller: 'web' };

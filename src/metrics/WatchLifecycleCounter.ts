@@ -1,4 +1,4 @@
-import type { LifecycleEvent } from '../operators/LifecycleEvent.js';
+import type { LifecycleEvent } from '../operators/resume/LifecycleEvent.js';
 import type { WatchMetricSet } from './metricSets.js';
 
 /**

@@ -1,7 +1,7 @@
 import { type MonoTypeOperatorFunction, tap } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { QueueState, ReconcileReport } from '../controller/ReconcileReport.js';
-import type { LifecycleEvent } from '../operators/LifecycleEvent.js';
+import type { LifecycleEvent } from '../operators/resume/LifecycleEvent.js';
 import type { ResourceRef } from '../types.js';
 import { controllerMetricSet, watchMetricSet } from './metricSets.js';
 import { resourceLabel } from './resourceLabel.js';

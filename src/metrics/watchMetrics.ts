@@ -1,6 +1,6 @@
 import { type MonoTypeOperatorFunction, tap } from 'rxjs';
 import type { Registry } from 'prom-client';
-import type { LifecycleEvent } from '../operators/LifecycleEvent.js';
+import type { LifecycleEvent } from '../operators/resume/LifecycleEvent.js';
 import type { ResourceRef } from '../types.js';
 import { watchMetricSet } from './metricSets.js';
 import { resourceLabel } from './resourceLabel.js';

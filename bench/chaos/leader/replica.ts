@@ -7,8 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { leaderElection } from '../../../src/controller/leaderElection.js';
-import { whileLeader } from '../../../src/controller/whileLeader.js';
+import { leaderElection, whileLeader } from '../../../src/index.js';
 import { loopActing, type Acting } from './acting.js';
 
 const { values } = parseArgs({

@@ -1,5 +1,5 @@
-import { requestJson } from '../../sources/request.js';
-import { resourcePath } from '../../sources/resourcePath.js';
+import { requestJson } from '../../client/request.js';
+import { resourcePath } from '../../objects/resourcePath.js';
 import type { Cluster, ResourceRef } from '../../types.js';
 import type { WatchError } from '../../WatchError.js';
 
