@@ -242,6 +242,7 @@ async function install(dir: string, tarball: string): Promise<void> {
       license: manifest.license,
       dependencies: manifest.dependencies,
       peerDependencies: manifest.peerDependencies,
+      peerDependenciesMeta: manifest.peerDependenciesMeta,
       bin: manifest.bin,
       engines: manifest.engines,
     },
