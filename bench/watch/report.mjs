@@ -49,6 +49,7 @@ export function summarize(rounds, names, labelOf) {
       cpuMicrosPerEvent: perRound(rounds, name, (r) => r.cpuMicrosPerEvent),
       mainThreadMicrosPerEvent: perRound(rounds, name, (r) => r.mainThreadMicrosPerEvent),
       peakRss: perRound(rounds, name, (r) => r.peakRss),
+      runPeakRss: perRound(rounds, name, (r) => r.runPeakRss),
       loadedRss: perRound(rounds, name, (r) => r.loadedRss),
       promotedBytesPerEvent: perRound(rounds, name, (r) => r.promotedBytesPerEvent),
       promotedSpread: spread(
@@ -84,6 +85,7 @@ export function summaryTable(summary) {
       'vs client-node Watch',
       'vs JSON.parse',
       'peak RSS',
+      'run peak RSS',
       'peak heap',
       'promoted B/event',
       'CPU µs/event',
@@ -97,6 +99,7 @@ export function summaryTable(summary) {
       times(s.vsClientNodeWatch),
       times(s.vsJsonParse),
       mb(s.peakRss),
+      mb(s.runPeakRss),
       mb(s.peakHeap),
       fixed(s.promotedBytesPerEvent, 0),
       fixed(s.cpuMicrosPerEvent, 1),
@@ -109,7 +112,8 @@ export function summaryTable(summary) {
 /**
  * DESIGN's targets in `mode` ('tls': the real-cluster mode; 'http'), for the consumers present:
  * [text, consumer, reference, bound, memory?]. Every value is "higher is better": events/s over
- * the reference's, and for memory the reference's peak RSS over this one's.
+ * the reference's, and for memory the reference's peak RSS over this one's (`memory` names the
+ * field: runPeakRss, the measured run's own peak after the warm-up, or peakRss, the process's).
  */
 export function targetsOf(mode, suffix = '', tag = '') {
   const tls = mode === 'tls';
@@ -130,11 +134,18 @@ export function targetsOf(mode, suffix = '', tag = '') {
       tls ? 1.1 : 1.05,
     ],
     [
-      `resumed + toStore${tag} peak RSS <= 1.1x makeInformer's`,
+      `resumed + toStore${tag} peak RSS of the run <= 1.1x makeInformer's`,
       resumed,
       'clientNodeInformer',
       1 / 1.1,
-      true,
+      'runPeakRss',
+    ],
+    [
+      `resumed + toStore${tag} peak RSS of the process (warm-up included) <= 1.1x makeInformer's`,
+      resumed,
+      'clientNodeInformer',
+      1 / 1.1,
+      'peakRss',
     ],
   ];
 }
@@ -144,8 +155,11 @@ export function measureTargets(rounds, names, targets) {
   return targets
     .filter(([, name, reference]) => names.includes(name) && names.includes(reference))
     .map(([target, name, reference, bound, memory]) => {
+      // The run's own peak where the platform can tell it (Linux), else the process's.
+      const rss = (r) =>
+        memory === 'runPeakRss' && Number.isFinite(r.runPeakRss) ? r.runPeakRss : r.peakRss;
       const perRoundValues = memory
-        ? ratios(rounds, reference, name, (r) => r.peakRss)
+        ? ratios(rounds, reference, name, rss)
         : ratios(rounds, name, reference, (r) => r.eventsPerSecond);
       const value = median(perRoundValues);
       const cpuValue = memory
