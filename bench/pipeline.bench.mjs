@@ -18,13 +18,22 @@
 //   resume     withBookmarks + resumeFromResourceVersion (which keeps the last object per key)
 //   store      toStore alone
 //   pipeline   withBookmarks + resumeFromResourceVersion + toStore (the resumed store)
-// With --alt, resume, store and pipeline also run against that build, as `<mode>@alt`.
-// Reported: the median CPU ns per event (from the first event to the return of the last one's
-// delivery), that minus `parse`, and for @alt the median of the per-round
-// ratios (this build's time / the alt build's: below 1 is faster).
+//   indexed    the pipeline into a toStore with two indexes
+//   shared     the pipeline through shareWatch (one other subscriber), then toStore
+//   informers  createInformers().store() with two indexes (the same source through its seam)
+//   changedBy  the pipeline, then changedBy (which keeps a value per key)
+// With --alt, every kube-rx mode also runs against that build, as `<mode>@alt`.
+// Every process runs the stream twice (the first warms the code up); the second is measured
+// from its tenth event on, after a full GC: what a long-lived watch meets sooner or later (the
+// pipeline's own structures in old space; without it a run may or may not get there, and the
+// runs are bimodal). Reported: the median CPU ns per event (to the return of the last one's
+// delivery), that minus `parse`, the bytes scavenges promoted to old space per event and the
+// peak heap (V8's GC profiler), and for @alt the median of the per-round ratios (this build's
+// time / the alt build's: below 1 is faster).
 import { execFile } from 'node:child_process';
 import { resolve as resolvePath } from 'node:path';
 import { clearImmediate, setImmediate } from 'node:timers';
+import { GCProfiler } from 'node:v8';
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -35,8 +44,18 @@ const args = Object.fromEntries(
   }),
 );
 const EVENTS = Number(args.events ?? 100_000);
-const MODES = (args.modes ?? 'parse,map,resume,store,pipeline').split(',');
-const KUBE_RX_MODES = new Set(['resume', 'store', 'pipeline']);
+const MODES = (
+  args.modes ?? 'parse,map,resume,store,pipeline,indexed,shared,informers,changedBy'
+).split(',');
+const KUBE_RX_MODES = new Set([
+  'resume',
+  'store',
+  'pipeline',
+  'indexed',
+  'shared',
+  'informers',
+  'changedBy',
+]);
 const STREAMS = (args.stream ?? 'growing,cycle').split(',');
 const ALT = args.alt ? resolvePath(args.alt) : undefined;
 const CHUNK_BYTES = 64 * 1024;
@@ -46,8 +65,10 @@ const CYCLE_LENGTH = 10;
 
 if (args.mode) {
   const dist = args.dist ?? fileURLToPath(new URL('../dist/', import.meta.url));
-  const nsPerEvent = await measure(args.mode, args.stream, dist);
-  console.log(JSON.stringify({ mode: args.mode, nsPerEvent }));
+  const measured = await measure(args.mode, args.stream, dist);
+  console.log(JSON.stringify({ mode: args.mode, ...measured }));
+  // A shared upstream's other subscriber (and withBookmarks' timers) would keep the process up.
+  process.exit(0);
 } else {
   const rounds = Number(args.rounds ?? 5);
   const run = promisify(execFile);
@@ -62,29 +83,38 @@ if (args.mode) {
         const name = runs[(i + round) % runs.length];
         const [mode, alt] = name.split('@');
         const { stdout } = await run(process.execPath, [
+          '--expose-gc',
           fileURLToPath(import.meta.url),
           `--mode=${mode}`,
           `--stream=${stream}`,
           `--events=${EVENTS}`,
           ...(alt ? [`--dist=${ALT}`] : []),
         ]);
-        results[name].push(JSON.parse(stdout).nsPerEvent);
+        results[name].push(JSON.parse(stdout));
       }
     }
-    const parse = results.parse ? median(results.parse) : 0;
+    const ns = (name) => results[name].map((r) => r.nsPerEvent);
+    const parse = results.parse ? median(ns('parse')) : 0;
     console.log(
       `\npipeline bench, stream ${stream}: ${EVENTS} events, ${rounds} rounds, ns per event` +
         (ALT ? ` (@alt: ${ALT})` : ''),
     );
-    console.log('| mode | median CPU ns/event | above parse | this / alt (median of rounds) |');
-    console.log('| :--- | ---: | ---: | ---: |');
+    console.log(
+      '| mode | median CPU ns/event | above parse | promoted B/event (min-max) | peak heap | this / alt (median of rounds) |',
+    );
+    console.log('| :--- | ---: | ---: | ---: | ---: | ---: |');
     for (const name of runs) {
-      const value = median(results[name]);
+      const value = median(ns(name));
       const ratio =
         ALT && results[`${name}@alt`]
-          ? median(results[name].map((v, round) => v / results[`${name}@alt`][round])).toFixed(2)
+          ? median(ns(name).map((v, round) => v / ns(`${name}@alt`)[round])).toFixed(2)
           : '';
-      console.log(`| ${name} | ${Math.round(value)} | ${Math.round(value - parse)} | ${ratio} |`);
+      const promoted = results[name].map((r) => r.promotedPerEvent);
+      const promotedText = `${Math.round(median(promoted))} (${Math.round(Math.min(...promoted))}-${Math.round(Math.max(...promoted))})`;
+      const heap = `${(median(results[name].map((r) => r.peakHeap)) / 2 ** 20).toFixed(0)} MB`;
+      console.log(
+        `| ${name} | ${Math.round(value)} | ${Math.round(value - parse)} | ${promotedText} | ${heap} | ${ratio} |`,
+      );
     }
   }
 }
@@ -136,7 +166,14 @@ async function measure(mode, stream, distDir) {
     dist('operators/resumeFromResourceVersion.js')
   );
   const { toStore } = await import(dist('operators/toStore.js'));
+  const { shareWatch } = await import(dist('operators/shareWatch.js'));
+  const { createInformers } = await import(dist('operators/createInformers.js'));
+  const { changedBy } = await import(dist('operators/changedBy.js'));
   const chunks = await chunksOf(stream);
+  // The measured window starts at the tenth of the chunks, after a full GC.
+  const measuredFrom = Math.floor(chunks.length / 10);
+  const measuredEvents = chunks.slice(measuredFrom).reduce((sum, chunk) => sum + chunk.length, 0);
+  let profiler;
 
   let started;
   let finished;
@@ -150,7 +187,12 @@ async function measure(mode, stream, distDir) {
       let index = 0;
       let immediate;
       const nextChunk = () => {
-        if (index === 0) started = process.cpuUsage();
+        if (index === measuredFrom && measuring) {
+          globalThis.gc?.();
+          profiler = new GCProfiler();
+          profiler.start();
+          started = process.cpuUsage();
+        }
         for (const line of chunks[index++]) {
           if (subscriber.closed) return;
           const event = JSON.parse(line);
@@ -158,9 +200,13 @@ async function measure(mode, stream, distDir) {
           subscriber.next(event);
         }
         if (index < chunks.length) immediate = setImmediate(nextChunk);
+        else if (!measuring) finished();
         else {
           const { user, system } = process.cpuUsage(started);
-          finished(((user + system) * 1000) / EVENTS);
+          finished({
+            nsPerEvent: ((user + system) * 1000) / measuredEvents,
+            ...gcSummary(profiler.stop().statistics, measuredEvents),
+          });
         }
       };
       immediate = setImmediate(nextChunk);
@@ -180,15 +226,32 @@ async function measure(mode, stream, distDir) {
     else cache.set(`${namespace}/${name}`, event.object);
     return cache;
   });
+  const resumed = () => source.pipe(withBookmarks(), resumeFromResourceVersion());
+  const indexes = {
+    byNode: (pod) => [pod.spec?.nodeName ?? ''],
+    byApp: (pod) => [pod.metadata.labels?.app ?? ''],
+  };
+  const cluster = { name: 'memory', resolve: () => Promise.reject(new Error('in memory')) };
   const pipelines = {
     parse: () => connect(),
     map: () => connect().pipe(keep),
-    resume: () => source.pipe(withBookmarks(), resumeFromResourceVersion()),
+    resume: resumed,
     store: () => connect().pipe(toStore()),
-    pipeline: () => source.pipe(withBookmarks(), resumeFromResourceVersion(), toStore()),
+    pipeline: () => resumed().pipe(toStore()),
+    indexed: () => resumed().pipe(toStore({ indexes })),
+    shared: () => {
+      const shared = resumed().pipe(shareWatch());
+      shared.subscribe();
+      return shared.pipe(toStore());
+    },
+    informers: () =>
+      createInformers({ source: () => source }).store(cluster, source.resource, {}, { indexes }),
+    changedBy: () => resumed().pipe(changedBy((pod) => pod.metadata.resourceVersion)),
   };
   const samples = [];
+  let measuring = false;
   for (let repeat = 0; repeat < 2; repeat++) {
+    measuring = repeat === 1;
     let last;
     const done = new Promise((resolve) => (finished = resolve));
     const subscription = pipelines[mode]().subscribe((value) => (last = value));
@@ -199,4 +262,20 @@ async function measure(mode, stream, distDir) {
   }
   // The first repeat warms up the code; the second is the figure.
   return samples[1];
+}
+
+/** Bytes scavenges promoted to old space (old and large-object spaces) per event, and the peak heap. */
+function gcSummary(statistics, events) {
+  const old = (spaces) =>
+    spaces
+      .filter(({ spaceName }) => spaceName === 'old_space' || spaceName === 'large_object_space')
+      .reduce((sum, { spaceUsedSize }) => sum + spaceUsedSize, 0);
+  let promoted = 0;
+  let peakHeap = process.memoryUsage().heapUsed;
+  for (const { gcType, beforeGC, afterGC } of statistics) {
+    peakHeap = Math.max(peakHeap, beforeGC.heapStatistics.usedHeapSize);
+    if (gcType === 'Scavenge')
+      promoted += old(afterGC.heapSpaceStatistics) - old(beforeGC.heapSpaceStatistics);
+  }
+  return { promotedPerEvent: promoted / events, peakHeap };
 }

@@ -14,6 +14,7 @@
 // BENCH_SERVER=fake serves the same pods from FakeKubeApiServer (dist/testing, token bench-token)
 // instead: the test kit's own list, watch-list and metadata answers.
 import http from 'node:http';
+import http2 from 'node:http2';
 import { URL } from 'node:url';
 import { readList } from './rawList.mjs';
 import { FIRST_VERSION, PODS, VERSION_DIGITS, podTemplates, versionOf } from '../watch/pods.mjs';
@@ -23,6 +24,7 @@ if (process.env.BENCH_SERVER === 'fake') {
   const { FakeKubeApiServer } = await import(testing);
   const { pods } = await import(new URL('../../dist/index.js', import.meta.url).href);
   const fake = await FakeKubeApiServer.start({
+    tls: process.env.BENCH_TLS === '1',
     token: 'bench-token',
     historySize: 0,
     bookmarkIntervalMs: 0,
@@ -34,15 +36,30 @@ if (process.env.BENCH_SERVER === 'fake') {
   }
   // One list first, as a server that has served before: each object's bytes are encoded on the
   // first list that sends it, and no client should pay for that.
-  await readList(fake.url, '500', 'full');
-  await readList(fake.url, '500', 'metadata');
+  if (process.env.BENCH_TLS !== '1') {
+    await readList(fake.url, '500', 'full');
+    await readList(fake.url, '500', 'metadata');
+  }
   process.send?.({ port: Number(new URL(fake.url).port) });
   process.on('disconnect', () => process.exit(0));
 } else {
-  startPreserialised();
+  await startPreserialised();
 }
 
-function startPreserialised() {
+/** An HTTP/2 server over TLS that accepts HTTP/1.1 too (a throwaway certificate from dist/testing). */
+async function tlsServer(handle) {
+  const tlsModule = new URL('../../dist/testing/fakeKubeApiServer/tls.js', import.meta.url).href;
+  const { makeTlsMaterial } = await import(tlsModule);
+  const { server } = makeTlsMaterial(false);
+  const h2 = http2.createSecureServer(
+    { cert: server.cert, key: server.key, allowHTTP1: true },
+    handle,
+  );
+  h2.on('sessionError', () => {});
+  return h2;
+}
+
+async function startPreserialised() {
   const LIST_VERSION = String(FIRST_VERSION + PODS + 1);
   const WRITE_BYTES = 64 * 1024;
 
@@ -93,10 +110,10 @@ function startPreserialised() {
     const objects = asPartial(req, 'PartialObjectMetadata') ? partial : full;
     const added = Buffer.from('{"type":"ADDED","object":');
     const end = Buffer.from('}\n');
-    res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    res.writeHead(200, chunkedHeaders(req));
     let batch = [];
     let size = 0;
-    for (let i = 0; i < PODS && !res.destroyed; i++) {
+    for (let i = 0; i < PODS && !closed(res); i++) {
       batch.push(added, objects[i], end);
       size += added.length + objects[i].length + end.length;
       if (size >= WRITE_BYTES) {
@@ -126,10 +143,20 @@ function startPreserialised() {
       },
     });
     batch.push(Buffer.from(bookmark + '\n'));
-    if (!res.destroyed) res.write(Buffer.concat(batch));
+    if (!closed(res)) res.write(Buffer.concat(batch));
   }
 
-  const server = http.createServer((req, res) => {
+  /** Chunked on HTTP/1.1; HTTP/2 has no Transfer-Encoding (a connection-specific header). */
+  const chunkedHeaders = (req) => ({
+    'content-type': 'application/json',
+    ...(req.httpVersionMajor === 1 ? { 'transfer-encoding': 'chunked' } : {}),
+  });
+  /** Whether the client went: an HTTP/2 response has no `destroyed`, its stream has. */
+  const closed = (res) => res.destroyed ?? res.stream?.destroyed ?? false;
+
+  // BENCH_TLS=1 (the real-cluster mode): TLS offering h2 and http/1.1 by ALPN, as kube-apiserver
+  // does; each client speaks what it would speak to a cluster (the same handler serves both).
+  const handle = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== '/api/v1/pods' || req.method !== 'GET') {
       res.writeHead(404).end();
@@ -138,10 +165,12 @@ function startPreserialised() {
     if (url.searchParams.get('watch') !== 'true' && url.searchParams.get('watch') !== '1')
       return list(req, res, url.searchParams);
     if (url.searchParams.get('sendInitialEvents') === 'true') return void watchList(req, res);
-    res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-    res.flushHeaders();
+    res.writeHead(200, chunkedHeaders(req));
+    res.flushHeaders?.();
     // Held open: nothing changes in this cluster.
-  });
+  };
+  const server =
+    process.env.BENCH_TLS === '1' ? await tlsServer(handle) : http.createServer(handle);
   server.keepAliveTimeout = 30_000;
   server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
   process.on('disconnect', () => process.exit(0));

@@ -273,15 +273,21 @@ export const consumers = {
   rawSplit2: {
     label: 'node-fetch + split2 + JSON.parse',
     async load({ server, events }) {
-      const [{ default: fetch }, { default: split2 }] = await Promise.all([
+      const [{ default: fetch }, { default: split2 }, { Agent }] = await Promise.all([
         import('node-fetch'),
         import('split2'),
+        import('node:https'),
       ]);
+      // The real-cluster mode's certificate is a throwaway (as in benchKubeConfig).
+      const agent = server.startsWith('https:')
+        ? new Agent({ rejectUnauthorized: false })
+        : undefined;
       return async () => {
         const tally = new Tally(events);
         const controller = new AbortController();
         const response = await fetch(`${server}${WATCH_PATH}?watch=true`, {
           signal: controller.signal,
+          agent,
         });
         if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
         const end = runEnd(tally);
@@ -307,6 +313,7 @@ export const consumers = {
    */
   transportOnly: {
     label: 'node:http transport alone (no parsing)',
+    plainOnly: true,
     async load({ server, events }) {
       const http = await import('node:http');
       return () => {
@@ -339,6 +346,7 @@ export const consumers = {
    */
   kubeRxTransportOnly: {
     kubeRx: true,
+    plainOnly: true,
     label: 'kube-rx transport alone (no parsing)',
     async load({ server, events }) {
       // The current build has it in client/request.js; builds before the client layer in

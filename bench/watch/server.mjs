@@ -13,9 +13,12 @@
 // With CHUNK=batch, each socket write is instead one chunk of many whole events (about 64 KiB):
 // fewer, larger body pieces for the client's HTTP parser, to measure what per-event chunks cost.
 //
-// With H2=1 it also serves the same watch over HTTP/2 (TLS, ALPN h2, a self-signed certificate
-// from dist/testing) on a second port, in writes of about 64 KiB (HTTP/2 has no chunk framing;
-// the frames are 16 KiB). A watch of namespace `bench-N` streams N events instead of EVENTS
+// With H2=1 it also serves the same watch over TLS on a second port, as kube-apiserver does: ALPN
+// offers h2 and http/1.1, and each client speaks what it would speak to a cluster (the
+// real-cluster mode of watch.bench.mjs; a self-signed certificate from dist/testing). HTTP/2
+// has no chunk framing: one DATA frame per event (CHUNK=event, what an API server that flushes
+// every event sends) or writes of about 64 KiB (CHUNK=batch). HTTP/1.1 over TLS gets the very
+// bytes of the plain port. A watch of namespace `bench-N` streams N events instead of EVENTS
 // (the many-watches rows). It sends { port, h2Port }.
 //
 // Environment: EVENTS (default 100000), CHUNK (event | batch; default event), BENCH_PODS and
@@ -138,17 +141,22 @@ function streamWatchH2(stream, events) {
     while (!stream.destroyed && next < events) {
       const batch = Buffer.allocUnsafe(WRITE_BYTES + largestEvent + 16);
       let at = 0;
+      let ok = true;
       while (at < WRITE_BYTES && next < events) {
         const { json, versionAt } = templates[next % PODS];
         const prefix = prefixes[eventTypeOf(next)];
+        const eventAt = at;
         at += prefix.copy(batch, at);
         const objectAt = at;
         at += json.copy(batch, at);
         batch.write(versionOf(next), objectAt + versionAt, VERSION_DIGITS, 'latin1');
         at += lineEnd.copy(batch, at, 0, 2);
         next++;
+        // One DATA frame per event; the batch buffer is never reused, so no copy is needed.
+        if (!BATCH_CHUNKS) ok = stream.write(batch.subarray(eventAt, at)) && ok;
       }
-      if (!stream.write(batch.subarray(0, at))) return void stream.once('drain', pump);
+      if (BATCH_CHUNKS) ok = stream.write(batch.subarray(0, at));
+      if (!ok) return void stream.once('drain', pump);
     }
     if (!stream.destroyed) stream.end();
   };
@@ -161,8 +169,18 @@ async function startH2() {
   const h2 = http2.createSecureServer({
     cert: tls.server.cert,
     key: tls.server.key,
-    allowHTTP1: false,
+    allowHTTP1: true,
     settings: { maxConcurrentStreams: 100 },
+  });
+  // HTTP/1.1 over TLS (client-node, node-fetch): the plain port's handler, on the TLS socket.
+  h2.on('request', (request) => {
+    if (request.httpVersionMajor !== 1) return; // HTTP/2: the 'stream' listener answers
+    const { socket } = request;
+    const url = new URL(request.url, 'https://127.0.0.1');
+    if (!/^\/api\/v1\/(namespaces\/[^/]+\/)?pods$/.test(url.pathname)) {
+      respond(socket, '404 Not Found', '{"kind":"Status","status":"Failure","code":404}');
+    } else if (url.searchParams.get('watch') === 'true') streamWatch(socket);
+    else respond(socket, '200 OK', emptyList);
   });
   h2.on('stream', (stream, headers) => {
     stream.on('error', () => {});

@@ -1,0 +1,192 @@
+// The report of watch.bench.mjs (and bench/targets.mjs): medians, same-round ratios, the table
+// and the targets of DESIGN "Performance and reliability", from rounds of consumer results.
+
+export const median = (values) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+export const mb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(0)} MB` : '-');
+export const rate = (perSecond) =>
+  Number.isFinite(perSecond) ? Math.round(perSecond).toLocaleString('en-US') : '-';
+export const times = (ratio) => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '-');
+
+/** The median over rounds of a per-round value. */
+export const perRound = (rounds, name, value) =>
+  median(rounds.map(({ results }) => (results[name] ? value(results[name]) : NaN)));
+
+/** Per-round ratios of `value(name) / value(reference)`, NaN where either failed or is missing. */
+export const ratios = (rounds, name, reference, value) =>
+  rounds.map(({ results: all }) =>
+    !all[name] || all[name].failed || !all[reference] || all[reference].failed
+      ? NaN
+      : value(all[name]) / value(all[reference]),
+  );
+
+/** The spread of per-round values: `min-max`. */
+export const spread = (values, format = (v) => v.toFixed(2)) => {
+  const finite = values.filter((v) => Number.isFinite(v));
+  return finite.length ? `${format(Math.min(...finite))}-${format(Math.max(...finite))}` : '-';
+};
+
+/** One row per consumer: medians over the rounds. */
+export function summarize(rounds, names, labelOf) {
+  const eventsPerSecondRatio = (name, reference) =>
+    names.includes(reference)
+      ? median(ratios(rounds, name, reference, (r) => r.eventsPerSecond))
+      : NaN;
+  return names.map((name) => {
+    const rates = rounds.map(({ results }) => results[name]?.eventsPerSecond ?? NaN);
+    return {
+      consumer: name,
+      label: labelOf(name),
+      eventsPerSecond: perRound(rounds, name, (r) => r.eventsPerSecond),
+      spread: spread(rates, rate),
+      vsClientNodeWatch: eventsPerSecondRatio(name, 'clientNodeWatch'),
+      vsJsonParse: eventsPerSecondRatio(name, 'jsonParse'),
+      cpuPerWall: perRound(rounds, name, (r) => r.cpuPerWall),
+      cpuMicrosPerEvent: perRound(rounds, name, (r) => r.cpuMicrosPerEvent),
+      mainThreadMicrosPerEvent: perRound(rounds, name, (r) => r.mainThreadMicrosPerEvent),
+      peakRss: perRound(rounds, name, (r) => r.peakRss),
+      runPeakRss: perRound(rounds, name, (r) => r.runPeakRss),
+      loadedRss: perRound(rounds, name, (r) => r.loadedRss),
+      promotedBytesPerEvent: perRound(rounds, name, (r) => r.promotedBytesPerEvent),
+      promotedSpread: spread(
+        rounds.map(({ results }) => results[name]?.promotedBytesPerEvent ?? NaN),
+        (v) => v.toFixed(0),
+      ),
+      peakHeap: perRound(rounds, name, (r) => r.peakHeap),
+    };
+  });
+}
+
+/** A markdown table: first column left-aligned, the others right-aligned. */
+export function markdownTable(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
+}
+
+const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+
+/** The table of a summary. */
+export function summaryTable(summary) {
+  return markdownTable(
+    [
+      'consumer',
+      'events/s (median)',
+      'min-max',
+      'vs client-node Watch',
+      'vs JSON.parse',
+      'peak RSS',
+      'run peak RSS',
+      'peak heap',
+      'promoted B/event',
+      'CPU µs/event',
+      'main thread',
+      'CPU/wall',
+    ],
+    summary.map((s) => [
+      s.label,
+      rate(s.eventsPerSecond),
+      s.spread,
+      times(s.vsClientNodeWatch),
+      times(s.vsJsonParse),
+      mb(s.peakRss),
+      mb(s.runPeakRss),
+      mb(s.peakHeap),
+      fixed(s.promotedBytesPerEvent, 0),
+      fixed(s.cpuMicrosPerEvent, 1),
+      fixed(s.mainThreadMicrosPerEvent, 1),
+      Number.isFinite(s.cpuPerWall) ? `${Math.round(s.cpuPerWall * 100)}%` : '-',
+    ]),
+  );
+}
+
+/**
+ * DESIGN's targets in `mode` ('tls': the real-cluster mode; 'http'), for the consumers present:
+ * [text, consumer, reference, bound, memory?]. Every value is "higher is better": events/s over
+ * the reference's, and for memory the reference's peak RSS over this one's (`memory` names the
+ * field: runPeakRss, the measured run's own peak after the warm-up, or peakRss, the process's).
+ */
+export function targetsOf(mode, suffix = '', tag = '') {
+  const tls = mode === 'tls';
+  const fromWatch = `fromWatch${suffix}`;
+  const resumed = `resumedStore${suffix}`;
+  return [
+    [
+      `fromWatch${tag} events/s >= ${tls ? '1.20' : '1.10'}x client-node Watch`,
+      fromWatch,
+      'clientNodeWatch',
+      tls ? 1.2 : 1.1,
+    ],
+    [`resumed + toStore${tag} events/s >= 0.92x fromWatch`, resumed, fromWatch, 0.92],
+    [
+      `resumed + toStore${tag} events/s >= ${tls ? '1.10' : '1.05'}x makeInformer`,
+      resumed,
+      'clientNodeInformer',
+      tls ? 1.1 : 1.05,
+    ],
+    [
+      `resumed + toStore${tag} peak RSS of the run <= 1.1x makeInformer's`,
+      resumed,
+      'clientNodeInformer',
+      1 / 1.1,
+      'runPeakRss',
+    ],
+    [
+      `resumed + toStore${tag} peak RSS of the process (warm-up included) <= 1.1x makeInformer's`,
+      resumed,
+      'clientNodeInformer',
+      1 / 1.1,
+      'peakRss',
+    ],
+  ];
+}
+
+/** Each target measured on `rounds`: the median of the per-round ratios, their spread, how often met. */
+export function measureTargets(rounds, names, targets) {
+  return targets
+    .filter(([, name, reference]) => names.includes(name) && names.includes(reference))
+    .map(([target, name, reference, bound, memory]) => {
+      // The run's own peak where the platform can tell it (Linux), else the process's.
+      const rss = (r) =>
+        memory === 'runPeakRss' && Number.isFinite(r.runPeakRss) ? r.runPeakRss : r.peakRss;
+      const perRoundValues = memory
+        ? ratios(rounds, reference, name, rss)
+        : ratios(rounds, name, reference, (r) => r.eventsPerSecond);
+      const value = median(perRoundValues);
+      const cpuValue = memory
+        ? NaN
+        : median(ratios(rounds, reference, name, (r) => r.cpuMicrosPerEvent));
+      return {
+        target,
+        value,
+        spread: spread(perRoundValues),
+        cpuValue,
+        bound,
+        met: value >= bound,
+        roundsMet: perRoundValues.filter((v) => v >= bound).length,
+        rounds: rounds.length,
+        memory: Boolean(memory),
+      };
+    });
+}
+
+/** One line per target. */
+export function targetLines(measured) {
+  return measured.map(
+    ({ target, value, spread: range, cpuValue, met, roundsMet, rounds, memory }) => {
+      const shown = memory
+        ? `${value.toFixed(2)} (theirs / ours; rounds ${range})`
+        : `${value.toFixed(2)}x (rounds ${range}; by CPU time per event: ${cpuValue.toFixed(2)}x)`;
+      return `  ${met ? 'met    ' : 'NOT MET'}  ${target}: ${shown}; met in ${roundsMet}/${rounds} rounds`;
+    },
+  );
+}
