@@ -45,3 +45,11 @@ export { shareManagedFields } from './shapes/shareManagedFields.js';
 export { shareStrings } from './shapes/shareStrings.js';
 export { stripManagedFields } from './shapes/stripManagedFields.js';
 export type { ObjectTransform, V1PartialObjectMetadata } from './types.js';
+export { reconcileQueue } from './controller/reconcileQueue.js';
+export { Action } from './controller/Action.js';
+export type { QueueState, ReconcileReport } from './controller/ReconcileReport.js';
+export type {
+  Reconcile,
+  ReconcileContext,
+  ReconcileQueueConfig,
+} from './controller/ReconcileQueueConfig.js';
