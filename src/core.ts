@@ -53,3 +53,10 @@ export type {
   ReconcileContext,
   ReconcileQueueConfig,
 } from './controller/ReconcileQueueConfig.js';
+export { controller } from './controller/controller.js';
+export type {
+  ControllerConfig,
+  ControllerContext,
+  ControllerSource,
+  ControllerStores,
+} from './controller/ControllerConfig.js';
