@@ -14,7 +14,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { concatMap, defer, filter, from, groupBy, mergeMap, Subject, type Observable } from 'rxjs';
-import { reconcileQueue } from '../src/controller/reconcileQueue.js';
+import { reconcileQueue } from '../src/index.js';
 
 const option = (name: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];

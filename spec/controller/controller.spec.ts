@@ -8,7 +8,7 @@ import { controller } from '../../src/controller/controller.js';
 import type { ControllerConfig } from '../../src/controller/ControllerConfig.js';
 import type { ReconcileReport } from '../../src/controller/ReconcileReport.js';
 import { createInformers } from '../../src/operators/createInformers.js';
-import { configmaps, deployments, pods } from '../../src/sources/resources.js';
+import { configmaps, deployments, pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import { sleep, until } from '../support/wait.js';

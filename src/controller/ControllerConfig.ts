@@ -1,7 +1,7 @@
-import type { LifecycleEvent } from '../operators/LifecycleEvent.js';
+import type { LifecycleEvent } from '../operators/resume/LifecycleEvent.js';
 import type { Informers } from '../operators/createInformers.js';
 import type { Indexers } from '../operators/index.js';
-import type { Store } from '../operators/Store.js';
+import type { Store } from '../operators/store/Store.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchOptions } from '../types.js';
 import type { Action } from './Action.js';
 import type { ReconcileQueueConfig } from './ReconcileQueueConfig.js';

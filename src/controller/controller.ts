@@ -16,8 +16,8 @@ import {
 } from 'rxjs';
 import { changedBy } from '../operators/changedBy.js';
 import { createInformers, type Informers } from '../operators/createInformers.js';
-import type { Store } from '../operators/Store.js';
-import { apiVersionOf } from '../sources/resources.js';
+import type { Store } from '../operators/store/Store.js';
+import { apiVersionOf } from '../objects/resources.js';
 import type { KubernetesObject, ResourceRef, WatchEvent } from '../types.js';
 import type { ControllerConfig, ControllerSource, ControllerStores } from './ControllerConfig.js';
 import { reconcileQueue } from './reconcileQueue.js';
