@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'docs/', 'artifacts/', 'node_modules/'] },
+  { ignores: ['dist/', 'coverage/', 'site/', 'artifacts/', 'node_modules/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

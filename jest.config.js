@@ -9,5 +9,8 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
   testTimeout: 20000,
+  // The run's own temporary directory, and the check that the specs leave nothing in it.
+  globalSetup: '<rootDir>/spec/support/tempDirSetup.mjs',
+  globalTeardown: '<rootDir>/spec/support/tempDirTeardown.mjs',
   maxWorkers: 2,
 };

@@ -10,7 +10,7 @@
 //   through its public entries, src/client/ and src/objects/ (and the ground floor), as an
 //   application would: never an operator's or a source's machinery;
 // - spec/ mirrors src/ for what users import: every module a public entry (src/index.ts,
-//   src/browser.ts, src/testing/index.ts) exports a value from has a spec in the mirrored folder
+//   src/browser.ts, src/testing/index.ts, src/metrics.ts) exports a value from has a spec in the mirrored folder
 //   that imports it (src/operators/toStore.ts: a spec under spec/operators/ importing toStore.ts).
 // It reads each file's imports with the TypeScript compiler's pre-processor: no type checking,
 // well under a second.
@@ -187,7 +187,7 @@ export function importDirectionProblems(from, to) {
 }
 
 /** The public entries: what users import. */
-const ENTRIES = ['src/index.ts', 'src/browser.ts', 'src/testing/index.ts'];
+const ENTRIES = ['src/index.ts', 'src/browser.ts', 'src/testing/index.ts', 'src/metrics.ts'];
 
 /**
  * The modules a public entry re-exports a value from (type-only exports aside), following

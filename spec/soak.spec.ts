@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { judgeSoak, memoryGrowth, slope, type SoakReport } from '../bench/soak/soak.js';
+import {
+  JUDGED_PERIODS,
+  formatSoak,
+  judgeSoak,
+  judgedGrowth,
+  memoryGrowth,
+  slope,
+  type SoakReport,
+} from '../bench/soak/soak.js';
 
 // The soak (npm run soak) is not part of npm test; its verdict is, so that a soak that passes
 // means what it says.
@@ -50,25 +58,74 @@ describe('the verdict of the soak', () => {
     ]);
   });
 
+  const mb = 1e6;
+  const periods = (heap: number[]) =>
+    heap.map((h) => ({ rssBytes: 200 * mb, heapUsedBytes: h * mb }));
+  // The 30-minute run's heap (MB per minute): a sawtooth in a 47-55 MB band, which the old
+  // rule (last period against the second) judged +15 %.
+  const sawtooth = [
+    47.3, 47.2, 50.5, 53.5, 54.1, 54.5, 54.3, 48.6, 48.3, 49.2, 47.9, 51.6, 47.3, 50.9, 53.9, 55.0,
+    54.0, 55.1, 51.4, 48.5, 53.3, 55.1, 54.3, 48.4, 50.1, 54.6, 55.1, 54.2, 53.8, 54.3,
+  ];
+  const leaking = (heap: number[]) => heap.map((h, i) => h + i * 0.5);
+
   it('judges growth by the crests of the first and last thirds, after the warm-up period', () => {
-    const mb = 1e6;
-    const periods = (heap: number[]) =>
-      heap.map((h) => ({ rssBytes: 200 * mb, heapUsedBytes: h * mb }));
-    // The 30-minute run's heap (MB per minute): a sawtooth in a 47-55 MB band, which the old
-    // rule (last period against the second) judged +15 %.
-    const sawtooth = [
-      47.3, 47.2, 50.5, 53.5, 54.1, 54.5, 54.3, 48.6, 48.3, 49.2, 47.9, 51.6, 47.3, 50.9, 53.9,
-      55.0, 54.0, 55.1, 51.4, 48.5, 53.3, 55.1, 54.3, 48.4, 50.1, 54.6, 55.1, 54.2, 53.8, 54.3,
-    ];
     const flat = memoryGrowth(periods(sawtooth))!;
     expect(flat.heapUsed).toBeCloseTo(55.1 / 54.5 - 1, 6);
     expect(flat.rss).toBe(0);
     // The same sawtooth on a leak of 0.5 MB a minute: every crest higher.
-    const leak = memoryGrowth(periods(sawtooth.map((h, i) => h + i * 0.5)))!;
+    const leak = memoryGrowth(periods(leaking(sawtooth)))!;
     expect(leak.heapUsed).toBeGreaterThan(0.1);
     // The warm-up period does not count, however high.
     expect(memoryGrowth(periods([90, 50, 50, 50]))!.heapUsed).toBe(0);
     expect(memoryGrowth(periods([50, 50]))).toBeUndefined();
+  });
+
+  it('judges memory from the number of periods that tells the recorded sawtooth from a 0.5 MB/min leak', () => {
+    // Every stretch of the recording of `settled` periods after a warm-up one, as it is and on
+    // the leak: the rule tells them apart when no stretch of the recording reads above 10 % and
+    // every leaking stretch does.
+    const tells = (settled: number) => {
+      for (let start = 0; start + settled + 1 <= sawtooth.length; start++) {
+        const stretch = sawtooth.slice(start, start + settled + 1);
+        if (memoryGrowth(periods(stretch))!.heapUsed > 0.1) return false;
+        if (memoryGrowth(periods(leaking(stretch)))!.heapUsed <= 0.1) return false;
+      }
+      return true;
+    };
+    // The least number from which every longer stretch of the recording is told apart too.
+    const longest = sawtooth.length - 1;
+    let least = longest;
+    while (least > 2 && tells(least - 1)) least--;
+    for (let n = least; n <= longest; n++) expect(tells(n)).toBe(true);
+    expect(JUDGED_PERIODS).toBe(least);
+    expect(tells(JUDGED_PERIODS - 1)).toBe(false);
+    expect(judgedGrowth(periods(sawtooth.slice(0, JUDGED_PERIODS)))).toBeUndefined();
+    expect(judgedGrowth(periods(sawtooth.slice(0, JUDGED_PERIODS + 1)))).toBeDefined();
+  });
+
+  it('does not judge the memory of a short run: four periods are judged on delivery alone', () => {
+    // `--minutes 4`: four one-minute periods whose crests read +11.4 % heap, a slope of
+    // +173.7 MB/h, and a clean delivery.
+    const short = periods([60, 49.1, 52.0, 54.7]);
+    expect(memoryGrowth(short)!.heapUsed).toBeCloseTo(0.114, 3);
+    const report = passing();
+    report.minutes = short.map(
+      (f, i) => ({ ...f, minute: i + 1 }) as SoakReport['minutes'][number],
+    );
+    report.growth = judgedGrowth(short);
+    report.slopePerHour = { rss: 0, heapUsed: 173.7 * mb };
+    expect(report.growth).toBeUndefined();
+    expect(judgeSoak(report, true)).toEqual([]);
+    const lines = formatSoak(report);
+    expect(lines).toContain(
+      `memory: not judged (4 periods; run ${JUDGED_PERIODS + 1} minutes or more)`,
+    );
+    expect(lines.at(-1)).toBe('result PASS');
+    // Delivery still decides it.
+    report.lost = 2;
+    report.failures = judgeSoak(report, true);
+    expect(formatSoak(report).at(-1)).toBe('result FAIL: 2 lost changes');
   });
 
   it('measures the memory slope by least squares', () => {

@@ -7,6 +7,7 @@ export type {
   ListOptions,
   ListResult,
   Logger,
+  ResolveContext,
   ResolvedConnection,
   ResolvedTls,
   ResourceRef,
@@ -60,3 +61,6 @@ export type {
   ControllerSource,
   ControllerStores,
 } from './controller/ControllerConfig.js';
+export { leaderElection } from './controller/leaderElection.js';
+export type { LeaderElectionConfig } from './controller/LeaderElectionConfig.js';
+export { whileLeader } from './controller/whileLeader.js';

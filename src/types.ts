@@ -67,8 +67,27 @@ export type ObjectTransform = (object: any) => any;
 export interface ClusterConnection {
   /** A name for messages and logs (e.g. the context name); never a credential. */
   name?: string;
-  /** Where to connect and with which credentials; called afresh before every request. */
-  resolve(): Promise<ResolvedConnection>;
+  /**
+   * Where to connect and with which credentials; called afresh before every request, with the
+   * request's {@link ResolveContext}. Its headers are sent as resolved, over any scheme.
+   */
+  resolve(context?: ResolveContext): Promise<ResolvedConnection>;
+}
+
+/**
+ * What a request hands the connection it resolves: where to report (the request's logger).
+ *
+ * @example
+ * const cluster: ClusterConnection = {
+ *   resolve: async ({ logger } = {}) => {
+ *     logger?.debug?.('resolving');
+ *     return { server: 'https://10.0.0.1:6443' };
+ *   },
+ * };
+ */
+export interface ResolveContext {
+  /** The request's logger (its `logger` option), if any. */
+  logger?: Logger;
 }
 
 /**

@@ -85,7 +85,10 @@ export interface SoakReport {
    * first period is the warm-up: stores filling, code compiling).
    */
   slopePerHour: { rss: number; heapUsed: number } | undefined;
-  /** Memory growth over the run, as fractions (0.05 = +5 %): see {@link memoryGrowth}. */
+  /**
+   * Memory growth over the run, as fractions (0.05 = +5 %): see {@link memoryGrowth}. Undefined
+   * when the run is too short to judge memory (see {@link JUDGED_PERIODS}).
+   */
   growth: { rss: number; heapUsed: number } | undefined;
   failures: string[];
 }
@@ -125,7 +128,8 @@ const PREFILL_MUTATIONS = 8 * HISTORY_SIZE;
  * Holds `watches` resumed watches (5 per namespace: one mergeWatches + toStore each) on a
  * FakeKubeApiServer (over HTTP/2 by default) through steady churn and a fault every 20 s or so,
  * and samples memory, handles, sockets and streams. Memory is flat when {@link memoryGrowth} is
- * within 10 %; the slope per hour is printed beside.
+ * within 10 %, judged only from {@link JUDGED_PERIODS} periods after the warm-up on; the slope
+ * per hour is printed beside.
  */
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const {
@@ -308,7 +312,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const openSockets = await socketsLeft(server, 5000);
     const h2 = server.http2;
 
-    const growth = memoryGrowth(figures);
+    const growth = judgedGrowth(figures);
     const report: SoakReport = {
       seed,
       watches,
@@ -348,6 +352,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 const HOUR_MS = 3_600_000;
 
 /**
+ * Periods after the warm-up one that memory is judged on. The recorded 30-minute run's heap is a
+ * sawtooth in a 47-55 MB band with a cycle of about ten minutes: with fewer periods, the crest
+ * of the last third against the first compares one part of a cycle with another, and some
+ * stretch of that recording reads above 10 % while the same stretch on a 0.5 MB/min leak reads
+ * under it. From 20 on, every stretch of the recording is told from the leak
+ * (spec/soak.spec.ts finds the number from the recording). Shorter runs are judged on delivery.
+ */
+export const JUDGED_PERIODS = 20;
+
+/**
  * Memory growth over a run, as fractions: the highest period average of the last third of the
  * periods against the highest of the first third after the warm-up period (the first). Peaks of
  * windows, not two single periods: memory here is a sawtooth (stores churning, watches
@@ -370,6 +384,17 @@ export function memoryGrowth(
   return { rss: growth((f) => f.rssBytes), heapUsed: growth((f) => f.heapUsedBytes) };
 }
 
+/**
+ * {@link memoryGrowth} when the run has {@link JUDGED_PERIODS} periods after the warm-up, else
+ * undefined: a short run's crests are noise inside the sawtooth, and it is judged on delivery
+ * alone.
+ */
+export function judgedGrowth(
+  figures: Pick<MinuteFigures, 'rssBytes' | 'heapUsedBytes'>[],
+): { rss: number; heapUsed: number } | undefined {
+  return figures.length - 1 >= JUDGED_PERIODS ? memoryGrowth(figures) : undefined;
+}
+
 /** The least-squares slope of `value` over `atMs`, per ms (0 for points all at one time). */
 export function slope<T extends { atMs: number }>(points: T[], value: (p: T) => number): number {
   const n = points.length;
@@ -389,8 +414,7 @@ export function judgeSoak(report: SoakReport, http2: boolean): string[] {
   if (http2 && report.http2.streams === 0) failures.push('no HTTP/2 stream: the run used HTTP/1.1');
   if (report.http2.openStreams > 0)
     failures.push(`${report.http2.openStreams} HTTP/2 streams left open on the server`);
-  if (!report.growth) failures.push('fewer than 3 periods: memory flatness cannot be judged');
-  else {
+  if (report.growth) {
     if (report.growth.rss > 0.1) failures.push(`RSS grew ${pct(report.growth.rss)}`);
     if (report.growth.heapUsed > 0.1) failures.push(`heap grew ${pct(report.growth.heapUsed)}`);
   }
@@ -426,10 +450,11 @@ export function formatSoak(report: SoakReport): string[] {
       .join(', ')}`,
     report.growth
       ? `memory (crest of the last third of the periods vs the first, after warm-up): rss ${pct(report.growth.rss)}, heap ${pct(report.growth.heapUsed)}`
-      : 'memory: not enough periods to compare',
+      : `memory: not judged (${report.minutes.length} periods; run ${JUDGED_PERIODS + 1} minutes or more)`,
     report.slopePerHour
       ? `memory slope (after the first period): rss ${mbSigned(report.slopePerHour.rss)}/h, ` +
-        `heap ${mbSigned(report.slopePerHour.heapUsed)}/h`
+        `heap ${mbSigned(report.slopePerHour.heapUsed)}/h` +
+        (report.growth ? '' : ' (too few periods to mean a trend)')
       : 'memory slope: not enough samples',
     `duplicates ${report.duplicates}, regressions ${report.regressions}, lost ${report.lost}, ` +
       `converged ${report.converged}`,

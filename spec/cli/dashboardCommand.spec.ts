@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
@@ -12,6 +12,7 @@ import { Kubectl } from '../testing/fakeKubeApiServer/kubectl.js';
 import { sleep } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { removeTempDirs } from '../support/tempDirs.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
 jest.setTimeout(40_000);
@@ -27,6 +28,9 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
+
+// After the hooks above: the processes using the directories have ended.
+afterAll(removeTempDirs);
 
 /** The data of a `snapshot` message: what a page starts from. */
 type Snapshot = ReturnType<DashboardFeed['snapshot']>;

@@ -4,6 +4,7 @@ import { launchChromium, requireChromium, type HeadlessChromium } from '../suppo
 import { Kubectl } from '../testing/fakeKubeApiServer/kubectl.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv } from './support/cliProcess.js';
+import { removeTempDirs } from '../support/tempDirs.js';
 
 // What a new user tries: `kube-rx dashboard --demo` in one terminal, and in another, with the
 // KUBECONFIG line it printed, `kubectl delete pod ...`: the pod leaves the page in Chromium;
@@ -39,6 +40,9 @@ afterAll(async () => {
     await cli.exited;
   }
 });
+
+// After the hooks above: the processes using the directories have ended.
+afterAll(removeTempDirs);
 
 /** The `shop/...` pods the page shows now. */
 function podsOnPage(): Promise<string[]> {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { resolveClusterTarget } from '../../src/cli/clusterTarget.js';
@@ -12,6 +11,7 @@ import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeA
 import { pod } from '../../src/testing/marbles/builders.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, isolatedEnv, writeKubeConfig, type CliResult } from './support/cliProcess.js';
+import { removeTempDirs, tempDir } from '../support/tempDirs.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
 jest.setTimeout(60_000);
@@ -34,7 +34,7 @@ function expectFailure(result: CliResult, message: RegExp): void {
 
 /** A kubeconfig file that does not parse. */
 function garbageKubeConfig(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'kube-rx-bad-')), 'config');
+  const file = join(tempDir('bad'), 'config');
   writeFileSync(file, 'clusters: [unclosed\n');
   return file;
 }
@@ -58,6 +58,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
+
+// After the hooks above: the processes using the directories have ended.
+afterAll(removeTempDirs);
 
 describe('kube-rx usage', () => {
   it('prints help and the version, exit 0', async () => {

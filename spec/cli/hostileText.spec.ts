@@ -9,6 +9,7 @@ import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeA
 import { pod } from '../../src/testing/marbles/builders.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, CliProcesses, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { removeTempDirs } from '../support/tempDirs.js';
 
 jest.setTimeout(40_000);
 
@@ -58,6 +59,9 @@ afterEach(() => clis.killAll());
 afterAll(async () => {
   await server?.stop();
 });
+
+// After the hooks above: the processes using the directories have ended.
+afterAll(removeTempDirs);
 
 describe('kube-rx watch with control characters in server text', () => {
   it('the table shows names and statuses with their control characters replaced', async () => {

@@ -8,6 +8,7 @@ import { Kubectl } from '../testing/fakeKubeApiServer/kubectl.js';
 import { sleep, until } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, CliProcesses, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { removeTempDirs } from '../support/tempDirs.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
 jest.setTimeout(90_000);
@@ -69,6 +70,9 @@ afterEach(() => clis.killAll());
 afterAll(async () => {
   await server?.stop();
 });
+
+// After the hooks above: the processes using the directories have ended.
+afterAll(removeTempDirs);
 
 /** Every cell of every row starts where its column's header starts. */
 function expectAligned(lines: string[]): void {

@@ -5,6 +5,7 @@ import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeA
 import { deployment, pod } from '../../src/testing/marbles/builders.js';
 import { until } from '../support/wait.js';
 import { isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { removeTempDirs } from '../support/tempDirs.js';
 
 // Under load, a run reads discovery, lists and prints in a few seconds.
 jest.setTimeout(60_000);
@@ -75,6 +76,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => server?.stop());
+
+// After the hooks above: the processes using the directories have ended.
+afterAll(removeTempDirs);
 
 describe("kube-rx watch prints FakeKubeApiServer's Table columns", () => {
   /** Every line of a table run once its `lines` lines are there. */

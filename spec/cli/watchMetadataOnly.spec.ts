@@ -4,6 +4,7 @@ import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeA
 import { pod } from '../../src/testing/marbles/builders.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, CliProcesses, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { removeTempDirs } from '../support/tempDirs.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
 jest.setTimeout(60_000);
@@ -23,6 +24,9 @@ beforeAll(async () => {
 afterEach(() => clis.killAll());
 
 afterAll(() => server?.stop());
+
+// After the hooks above: the processes using the directories have ended.
+afterAll(removeTempDirs);
 
 describe('kube-rx watch --metadata-only', () => {
   it('asks for PartialObjectMetadata and prints names by default', async () => {

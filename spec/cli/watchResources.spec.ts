@@ -13,6 +13,7 @@ import { runCli } from '../../src/cli/runCli.js';
 import { until } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, CliProcesses, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
+import { removeTempDirs } from '../support/tempDirs.js';
 import { TableApiServer } from './support/tableApiServer.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
@@ -92,6 +93,9 @@ beforeEach(() => {
 afterEach(() => clis.killAll());
 
 afterAll(() => api?.stop());
+
+// After the hooks above: the processes using the directories have ended.
+afterAll(removeTempDirs);
 
 /** `/api`, `/api/v1`, `/apis` and `/apis/{group}/{version}`: discovery, not a resource. */
 const isDiscovery = (path: string) => /^\/(api|api\/v1|apis|apis\/[^/]+\/[^/]+)$/.test(path);

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { resolveConnection } from '../../src/client/resolveConnection.js';
@@ -10,6 +9,7 @@ import { watchResource } from '../../src/watch.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { execKubeConfig } from '../support/execKubeConfig.js';
 import { RawServer, collect, streamChunks } from '../support/rawServer.js';
+import { removeTempDirs, tempDir } from '../support/tempDirs.js';
 
 function kubeConfigFor(
   clusters: Array<{ name: string; server: string; token: string }>,
@@ -36,6 +36,7 @@ describe('connection resolution', () => {
     await a.stop();
     await b.stop();
   });
+  afterAll(removeTempDirs);
 
   it('uses the current context, or a named one without changing the KubeConfig', async () => {
     const kc = kubeConfigFor(
@@ -54,7 +55,7 @@ describe('connection resolution', () => {
   });
 
   it('runs exec credential plugins afresh for every request, so rotated tokens are used on reconnect', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kube-rx-exec-'));
+    const dir = tempDir('exec');
     const counter = join(dir, 'count');
     writeFileSync(counter, '0');
     const plugin = join(dir, 'plugin.cjs');
@@ -75,7 +76,7 @@ describe('connection resolution', () => {
   });
 
   it('a failing credential plugin gives UNAUTHORIZED_ERROR whose message says why and carries no secret', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kube-rx-exec-'));
+    const dir = tempDir('exec');
     const plugin = join(dir, 'fail.cjs');
     writeFileSync(
       plugin,

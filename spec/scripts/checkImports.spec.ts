@@ -12,7 +12,7 @@ const { findImportProblems } = (await import(scriptUrl)) as {
 
 /** The problems the check finds in a project made of `files` (path -> source). */
 function check(files: Record<string, string>): string[] {
-  const root = mkdtempSync(join(tmpdir(), 'check-imports-'));
+  const root = mkdtempSync(join(tmpdir(), 'kube-rx-check-imports-'));
   try {
     for (const [path, source] of Object.entries(files)) {
       mkdirSync(dirname(join(root, path)), { recursive: true });

@@ -1,13 +1,13 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { watchResource } from '../../src/watch.js';
 import type { WatchEvent } from '../../src/types.js';
 import { execKubeConfig } from '../support/execKubeConfig.js';
 import { RawServer, collect, line } from '../support/rawServer.js';
+import { removeTempDirs, tempDir } from '../support/tempDirs.js';
 import { everythingFrom, leaks, pods, visible } from './support.js';
 
 // Where a credential still comes out of kube-rx (issue 8). Each spec is minimal and fails until
@@ -25,6 +25,7 @@ describe('findings: credentials that still leak', () => {
     await raw?.stop();
     raw = undefined;
   });
+  afterAll(removeTempDirs);
 
   // client/statusError.ts statusToWatchError keeps the server's Status object, unredacted, as
   // WatchError.status: the message says "Bearer <redacted>", but JSON.stringify of the ERROR
@@ -100,7 +101,7 @@ describe('findings: credentials that still leak', () => {
   // to refresh prints the credential it last issued, which kube-rx itself sent a moment before.
   it('a plugin that fails printing the token it issued before does not put it in the message', async () => {
     raw = await RawServer.start((_req, res) => res.end());
-    const dir = mkdtempSync(join(tmpdir(), 'kube-rx-findings-'));
+    const dir = tempDir('findings');
     const marker = join(dir, 'issued');
     const plugin = join(dir, 'plugin.cjs');
     writeFileSync(

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execKubeConfig } from '../support/execKubeConfig.js';
 import { RawServer, line, rawPod } from '../support/rawServer.js';
+import { removeTempDirs, tempDir } from '../support/tempDirs.js';
 import { TcpServer, afterRequest, kubeConfigFor } from '../hostile/support.js';
 import { everythingFrom, leaks } from './support.js';
 
@@ -104,7 +104,8 @@ describe('the bearer token never comes out', () => {
   });
 
   describe('credential plugins that fail', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kube-rx-security-'));
+    const dir = tempDir('security');
+    afterAll(removeTempDirs);
     const execConfig = (script: string) => {
       const plugin = join(dir, `plugin-${randomBytes(4).toString('hex')}.cjs`);
       writeFileSync(plugin, script);

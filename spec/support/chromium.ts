@@ -62,12 +62,18 @@ export async function launchChromium(
 ): Promise<HeadlessChromium> {
   requireChromium();
   const profile = mkdtempSync(join(tmpdir(), 'kube-rx-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CLOSED_NETWORK_FLAGS,
-    viewport,
-  });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CLOSED_NETWORK_FLAGS,
+      viewport,
+    });
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
   return {
     context,
     close: async () => {

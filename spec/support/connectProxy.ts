@@ -13,6 +13,13 @@ export interface ConnectProxyConfig {
    * Status with a Content-Length, a chunked body that ends) is released when complete.
    */
   holdWatchUntilFirstEvent?: boolean;
+  /**
+   * Names the proxy resolves itself, each to a loopback address (`{ 'kube.example.test':
+   * '127.0.0.1' }`): a spec reaches a loopback server under a name that is not loopback as
+   * written, and no lookup or connection leaves the machine (a target is still refused unless
+   * what it resolves to is loopback).
+   */
+  names?: Record<string, string>;
 }
 
 /** One answer the proxy held back, and for how long. */
@@ -107,9 +114,17 @@ export class ConnectProxy {
     return undefined;
   }
 
+  /** The address a target host is reached at: its entry in `names`, else itself. */
+  private address(hostname: string): string {
+    return Object.hasOwn(this.config.names ?? {}, hostname)
+      ? this.config.names![hostname]
+      : hostname;
+  }
+
   private tunnel(req: http.IncomingMessage, client: Socket, head: Buffer): void {
     const target = new URL(`http://${req.url ?? ''}`);
-    const refused = this.refusal(req, target.hostname);
+    const address = this.address(target.hostname);
+    const refused = this.refusal(req, address);
     if (refused) {
       this.refused++;
       client.end(
@@ -119,10 +134,7 @@ export class ConnectProxy {
     }
     this.tunnels++;
     this.connectTargets.push(target.host);
-    const upstream = net.connect(
-      Number(target.port || 80),
-      target.hostname.replace(/^\[|\]$/g, ''),
-    );
+    const upstream = net.connect(Number(target.port || 80), address.replace(/^\[|\]$/g, ''));
     this.track(upstream);
     const hold = new AnswerHold(this.config.holdWatchUntilFirstEvent === true, this.held);
     upstream.once('connect', () => {
@@ -160,7 +172,8 @@ export class ConnectProxy {
       return;
     }
     const target = new URL(req.url);
-    const refused = this.refusal(req, target.hostname);
+    const address = this.address(target.hostname);
+    const refused = this.refusal(req, address);
     if (refused) {
       this.refused++;
       res.writeHead(refused[0], { 'proxy-authenticate': 'Basic realm="spec"' }).end();
@@ -172,7 +185,7 @@ export class ConnectProxy {
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
     const upstreamReq = http.request({
-      host: target.hostname,
+      host: address.replace(/^\[|\]$/g, ''),
       port: target.port || 80,
       method: req.method,
       path: `${target.pathname}${target.search}`,

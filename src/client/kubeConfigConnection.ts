@@ -2,20 +2,29 @@
 // its platform refuses a KubeConfig (src/client/platform.browser.ts).
 import { KubeConfig } from '@kubernetes/client-node';
 import type https from 'node:https';
+import { mayCarryCredentials } from '../security/mayCarryCredentials.js';
 import { proxyForUrl } from '../transport/proxyForUrl.js';
-import type { ClusterConnection, ResolvedConnection, ResolvedTls } from '../types.js';
+import type {
+  ClusterConnection,
+  Logger,
+  ResolveContext,
+  ResolvedConnection,
+  ResolvedTls,
+} from '../types.js';
 
 /**
  * A {@link ClusterConnection} for one context of a KubeConfig (the current one by default),
  * without changing the KubeConfig's own current context. `http2: false` forces HTTP/1.1.
+ * `logger` gets the warning that a plain-HTTP cluster's credentials are not sent (see
+ * {@link resolveKubeConfig}); unset, the logger of the request resolving it does.
  *
  * @example
- * const staging = kubeConfigConnection(kc, { context: 'staging' });
+ * const staging = kubeConfigConnection(kc, { context: 'staging', logger: console });
  * fromWatch(staging, pods).subscribe(console.log);
  */
 export function kubeConfigConnection(
   kubeConfig: KubeConfig,
-  { context, http2 }: { context?: string; http2?: boolean } = {},
+  { context, http2, logger }: { context?: string; http2?: boolean; logger?: Logger } = {},
 ): ClusterConnection {
   let config = kubeConfig;
   if (context !== undefined && context !== kubeConfig.getCurrentContext()) {
@@ -31,8 +40,8 @@ export function kubeConfigConnection(
   }
   return {
     name: config.getCurrentContext(),
-    resolve: async () => {
-      const resolved = await resolveKubeConfig(config);
+    resolve: async (request: ResolveContext = {}) => {
+      const resolved = await resolveKubeConfig(config, { logger: logger ?? request.logger });
       return http2 === false ? { ...resolved, http2: false } : resolved;
     },
   };
@@ -45,12 +54,33 @@ export function kubeConfigConnection(
  * client-node's public `applyToHTTPSOptions`; the proxy is the kubeconfig's `proxy-url`, else
  * the environment's as kubectl reads it.
  *
+ * Credentials travel only where {@link mayCarryCredentials} allows: a plain-HTTP server that is
+ * not loopback (or a loopback one behind a plain-HTTP proxy elsewhere) gets none, and the
+ * user's exec plugin, auth provider or token file is not even read. The first such resolution
+ * of each cluster of this KubeConfig with a `logger` warns through it, naming the cluster.
+ *
+ * ```
+ * server http://kube.example:8080, user token T  -> { server, headers: {} }   (warns once)
+ * server http://127.0.0.1:8001,    user token T  -> { server, headers: { authorization: 'Bearer T' } }
+ * ```
+ *
  * @example
- * const { server, headers, tls } = await resolveKubeConfig(kc);
+ * const { server, headers, tls } = await resolveKubeConfig(kc, { logger: console });
  */
-export async function resolveKubeConfig(kubeConfig: KubeConfig): Promise<ResolvedConnection> {
+export async function resolveKubeConfig(
+  kubeConfig: KubeConfig,
+  { logger }: ResolveContext = {},
+): Promise<ResolvedConnection> {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('the kubeconfig has no current cluster (no current context?)');
+  // The kubeconfig's proxy-url, else HTTPS_PROXY/HTTP_PROXY/NO_PROXY as kubectl reads them.
+  const proxy = proxyForUrl(cluster.server, { proxyUrl: cluster.proxyUrl, env: process.env });
+  if (!mayCarryCredentials(cluster.server, proxy)) {
+    warnPlainHttp(kubeConfig, cluster.name, logger);
+    return proxy === undefined
+      ? { server: cluster.server, headers: {} }
+      : { server: cluster.server, headers: {}, proxy };
+  }
   const options: https.RequestOptions = {};
   await kubeConfig.applyToHTTPSOptions(options);
   const headers = plainHeaders(options.headers);
@@ -63,10 +93,21 @@ export async function resolveKubeConfig(kubeConfig: KubeConfig): Promise<Resolve
   if (options.servername) tls.servername = options.servername;
   if (options.rejectUnauthorized === false) tls.rejectUnauthorized = false;
   const resolved: ResolvedConnection = { server: cluster.server, headers, tls };
-  // The kubeconfig's proxy-url, else HTTPS_PROXY/HTTP_PROXY/NO_PROXY as kubectl reads them.
-  const proxy = proxyForUrl(cluster.server, { proxyUrl: cluster.proxyUrl, env: process.env });
   if (proxy !== undefined) resolved.proxy = proxy;
   return resolved;
+}
+
+/** The clusters of each KubeConfig already warned about, by name. */
+const warned = new WeakMap<KubeConfig, Set<string>>();
+
+/** Warns once per cluster of `kubeConfig`, when there is a logger to hear it. */
+function warnPlainHttp(kubeConfig: KubeConfig, cluster: string, logger: Logger | undefined): void {
+  if (!logger) return;
+  const names = warned.get(kubeConfig) ?? new Set<string>();
+  warned.set(kubeConfig, names);
+  if (names.has(cluster)) return;
+  names.add(cluster);
+  logger.warn(`the cluster ${cluster} is plain HTTP: credentials are not sent`);
 }
 
 /** Headers as a plain object, whatever form they came in (Headers, array pairs or a record). */

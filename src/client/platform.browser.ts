@@ -1,6 +1,6 @@
 // The browser entry's side of platform.ts: the same exports and types, nothing of Node.
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ResolvedConnection } from '../types.js';
+import type { ResolveContext, ResolvedConnection } from '../types.js';
 
 /**
  * A page has no KubeConfig (no files, exec plugins or client certificates): refused, saying what
@@ -9,7 +9,10 @@ import type { ResolvedConnection } from '../types.js';
  * @example
  * fromWatch({ resolve: async () => ({ server: location.origin + '/k8s' }) }, pods);
  */
-export async function resolveKubeConfig(_kubeConfig: KubeConfig): Promise<ResolvedConnection> {
+export async function resolveKubeConfig(
+  _kubeConfig: KubeConfig,
+  _context?: ResolveContext,
+): Promise<ResolvedConnection> {
   throw new Error(
     'a KubeConfig needs Node: in a browser, pass a ClusterConnection resolving { server, headers }',
   );

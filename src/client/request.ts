@@ -2,7 +2,7 @@ import { WatchError } from '../WatchError.js';
 import { headerValue, type ResponseBody, type ResponseHead } from '../transport/body.js';
 import { bodyText, decompress, exchange } from '../transport/platform.js';
 import type { RequestMethod } from '../transport/exchange.js';
-import type { Cluster, ResolvedConnection } from '../types.js';
+import type { Cluster, Logger, ResolvedConnection } from '../types.js';
 import { concatBytes, utf8Text } from '../transport/bytes.js';
 import { resolveConnection } from './resolveConnection.js';
 import { redactSecrets, rememberCredentials } from './credentials.js';
@@ -37,6 +37,7 @@ export async function openStream(
     method = 'GET',
     body: payload,
     contentType = 'application/json',
+    logger,
   }: {
     accept?: string;
     gzip?: boolean;
@@ -45,12 +46,14 @@ export async function openStream(
     /** A JSON value sent as the body (writes). */
     body?: unknown;
     contentType?: string;
+    /** The request's logger: hears that a plain-HTTP cluster's credentials are not sent. */
+    logger?: Logger;
   } = {},
 ): Promise<StreamOpenResult> {
   try {
     let connection: ResolvedConnection;
     try {
-      connection = await resolveConnection(cluster);
+      connection = await resolveConnection(cluster, { logger });
     } catch (cause) {
       return { ok: false, error: unresolved(resourcePath, cause) };
     }
@@ -96,12 +99,13 @@ export async function requestText(
   query: URLSearchParams,
   signal: AbortSignal,
   limit: number,
-  { accept, onSent }: { accept?: string; onSent?: () => void } = {},
+  { accept, onSent, logger }: { accept?: string; onSent?: () => void; logger?: Logger } = {},
 ): Promise<{ ok: true; text: string } | { ok: false; error: WatchError }> {
   const opened = await openStream(cluster, resourcePath, query, signal, {
     gzip: true,
     accept,
     onSent,
+    logger,
   });
   if (!opened.ok) return opened;
   const read = await readBody(opened.body, limit, contentLength(opened.head));
@@ -141,6 +145,8 @@ export interface JsonRequest {
   signal: AbortSignal;
   /** The most of the answer read (default 16 MiB). */
   limit?: number;
+  /** The request's logger: hears that a plain-HTTP cluster's credentials are not sent. */
+  logger?: Logger;
 }
 
 /**
@@ -155,12 +161,13 @@ export interface JsonRequest {
  */
 export async function requestJson<T = unknown>(
   cluster: Cluster,
-  { method, path, query, body, contentType, signal, limit = 16 * 1024 * 1024 }: JsonRequest,
+  { method, path, query, body, contentType, signal, limit = 16 * 1024 * 1024, logger }: JsonRequest,
 ): Promise<{ ok: true; status: number; value: T } | { ok: false; error: WatchError }> {
   const opened = await openStream(cluster, path, query ?? new URLSearchParams(), signal, {
     method,
     body,
     contentType,
+    logger,
   });
   if (!opened.ok) return opened;
   const read = await readBody(opened.body, limit, contentLength(opened.head));

@@ -129,6 +129,7 @@ function requestPage(
   const answer = requestText(cluster, path, query, controller.signal, MAX_PAGE_BYTES, {
     accept,
     onSent,
+    logger: options.logger,
   });
   void answer.finally(unlink);
   return {

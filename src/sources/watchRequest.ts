@@ -91,7 +91,10 @@ export async function openWatch(
   if ('error' in request)
     return { ok: false, error: request.error, resourcePath: request.error.resourcePath };
   const accept = resource.shape === 'metadata' ? METADATA_WATCH_ACCEPT : undefined;
-  const result = await openStream(cluster, request.path, request.query, signal, { accept });
+  const result = await openStream(cluster, request.path, request.query, signal, {
+    accept,
+    logger: options.logger,
+  });
   return { ...result, resourcePath: request.path };
 }
 

@@ -42,7 +42,7 @@ export async function exchange(
     const answered = fetch(url.origin + base + request.path, {
       method: request.method ?? 'GET',
       headers,
-      ...(request.body ? { body: request.body as unknown as BodyInit } : {}),
+      ...(request.body ? { body: request.body as unknown as RequestInit['body'] } : {}),
       signal: controller.signal,
       redirect: 'manual',
       // A watch or a list is never an answer to keep (`cache` is not in Node's RequestInit type).

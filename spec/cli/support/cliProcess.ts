@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { tempDir } from '../../support/tempDirs.js';
 
 /** How a finished command ended. */
 export interface CliResult {
@@ -14,18 +14,19 @@ export interface CliResult {
 
 /**
  * An environment with no kubeconfig of the machine's: a fresh empty HOME (and TMPDIR), no
- * KUBECONFIG, and `extra` on top. The real user's cluster must never leak into a spec.
+ * KUBECONFIG, and `extra` on top. The real user's cluster must never leak into a spec. The
+ * spec file removes it with `removeTempDirs()` (spec/support/tempDirs.ts) once its processes end.
  */
 export function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const home = mkdtempSync(join(tmpdir(), 'kube-rx-home-'));
+  const home = tempDir('home');
   // TMPDIR too: the demo cluster's kubeconfig directory of a process a spec kills (SIGKILL,
   // no cleanup) stays inside this one rather than in /tmp.
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: home, ...extra };
 }
 
-/** Writes `kubeConfig` to a temporary file and returns its path. */
+/** Writes `kubeConfig` to a temporary file and returns its path (see {@link isolatedEnv}). */
 export function writeKubeConfig(kubeConfig: KubeConfig): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'kube-rx-kc-')), 'config');
+  const file = join(tempDir('kc'), 'config');
   writeFileSync(file, kubeConfig.exportConfig());
   return file;
 }

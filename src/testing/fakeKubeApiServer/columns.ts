@@ -137,6 +137,15 @@ const DEPLOYMENT_COLUMNS: Column[] = [
   ),
 ];
 
+/** kube-apiserver's columns for leases: who holds each. */
+const LEASE_COLUMNS: Column[] = [
+  NAME,
+  col('Holder', (o) => (o as { spec?: { holderIdentity?: string } }).spec?.holderIdentity ?? '', {
+    description: 'The identity of the current holder of the lease.',
+  }),
+  AGE,
+];
+
 /** Evaluates a CRD printer column's JSONPath (`.a.b`, `.a[0].b`, `.a[?(@.k=="v")].b`). */
 export function jsonPathValue(obj: unknown, path: string): unknown {
   const tokens = path.match(/\.[^.[\]]+|\[\?\(@\.[^=]+==["'][^"']*["']\)\]|\[\d+\]/g) ?? [];
@@ -177,7 +186,7 @@ function printerColumn(c: PrinterColumn): Column {
 }
 
 /**
- * The columns the API server prints for a resource: kubectl's for pods and deployments, a
+ * The columns the API server prints for a resource: kubectl's for pods, deployments and leases, a
  * CRD's printer columns (after Name, before Age), otherwise Name and Age.
  */
 export function columnsFor(
@@ -187,6 +196,7 @@ export function columnsFor(
 ): Column[] {
   if (builtin && kind === 'Pod') return POD_COLUMNS;
   if (builtin && kind === 'Deployment') return DEPLOYMENT_COLUMNS;
+  if (builtin && kind === 'Lease') return LEASE_COLUMNS;
   if (!builtin) {
     const created = col('Age', (o, now) => dateCell(o.metadata?.creationTimestamp, now), {
       type: 'date',

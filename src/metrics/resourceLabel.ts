@@ -1,0 +1,14 @@
+import type { ResourceRef } from '../types.js';
+
+/**
+ * The `resource` label of a watch: `{group}/{version}/{plural}` (`v1/pods` for the core group),
+ * or the string given. Bounded: one value per resource watched, never an object's name.
+ *
+ * @example
+ * resourceLabel({ group: 'apps', apiVersion: 'v1', plural: 'deployments' }); // 'apps/v1/deployments'
+ */
+export function resourceLabel(resource: ResourceRef<unknown> | string): string {
+  if (typeof resource === 'string') return resource;
+  const { group, apiVersion, plural } = resource;
+  return group === '' ? `${apiVersion}/${plural}` : `${group}/${apiVersion}/${plural}`;
+}
