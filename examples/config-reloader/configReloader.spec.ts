@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { V1ConfigMap, V1Deployment, V1PodSpec, V1Secret } from '@kubernetes/client-node';
-import { configmaps, deployments } from '../../src/index.js';
+import { configmaps, deployments, resource } from '../../src/index.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { Kubectl } from '../../spec/testing/fakeKubeApiServer/kubectl.js';
 import { until } from '../../spec/support/wait.js';
@@ -20,6 +20,7 @@ import { CONFIG_HASH_ANNOTATION } from './reconcileDeployment.js';
 jest.setTimeout(90_000);
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const leases = resource<{ spec?: { holderIdentity?: string } }>('coordination.k8s.io/v1', 'leases');
 
 function deploymentObject(name: string, namespace: string, pod: Partial<V1PodSpec>): V1Deployment {
   return {
@@ -89,6 +90,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
 
   const start = async () => {
     reloader = await main(server.kubeConfig(), {
+      secrets: true,
       signal: stop.signal,
       log: (line) => void lines.push(line),
       health: { port: 0 },
@@ -142,7 +144,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
     expect(onTemplate(rolled)).toBe(recorded(rolled));
     expect(recorded(rolled)).not.toBe(recorded(web));
     expect(rolled.metadata?.generation).toBe(2); // a new pod template: the pods roll
-    expect(lines).toContain('rolled shop/web');
+    await until(() => lines.includes('rolled shop/web'), 'the log line of the rollout');
     // A ConfigMap of the same name in another namespace is not what default/web mounts.
     expect(onTemplate(get('default', 'web'))).toBeUndefined();
     expect(onTemplate(get('shop', 'worker'))).toBeUndefined();
@@ -216,6 +218,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
           KUBECONFIG: kubectl.kubeconfig,
           HEALTH_HOST: '127.0.0.1',
           HEALTH_PORT: '0',
+          POD_NAME: 'config-reloader-0',
         },
       },
     );
@@ -235,10 +238,92 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       // Only the namespace given: default/web is not its business.
       expect(recorded(get('default', 'web'))).toBeUndefined();
+      // It leads through the Lease of its namespace, under its pod's name.
+      expect(output).toContain('leading (config-reloader-0)');
+      expect(
+        (
+          server.get(leases, 'shop', 'config-reloader') as
+            { spec?: { holderIdentity?: string } } | undefined
+        )?.spec,
+      ).toMatchObject({
+        holderIdentity: 'config-reloader-0',
+      });
     } finally {
       child.kill('SIGTERM');
     }
     await expect(exited).resolves.toBe(0);
     expect(output).toMatch(/stopped after \d+ runs/);
+    // Released on the way out, so that a standby takes over at once.
+    expect(
+      (
+        server.get(leases, 'shop', 'config-reloader') as
+          { spec?: { holderIdentity?: string } } | undefined
+      )?.spec?.holderIdentity ?? '',
+    ).toBe('');
+  });
+
+  it('acts in one replica of two: the standby is ready but does nothing until it leads', async () => {
+    const second = new AbortController();
+    const standbyLines: string[] = [];
+    const lease = (identity: string) => ({
+      namespace: 'shop',
+      name: 'config-reloader',
+      identity,
+      leaseDurationMs: 2_000,
+      renewDeadlineMs: 1_500,
+      retryPeriodMs: 300,
+    });
+    reloader = await main(server.kubeConfig(), {
+      secrets: true,
+      signal: stop.signal,
+      log: (line) => void lines.push(line),
+      health: { port: 0 },
+      leaderElection: lease('one'),
+    });
+    await until(adopted, () => `the leader to adopt: ${lines.join(' | ')}`, 30_000);
+    const standby = await main(server.kubeConfig(), {
+      secrets: true,
+      signal: second.signal,
+      log: (line) => void standbyLines.push(line),
+      health: { port: 0 },
+      leaderElection: lease('two'),
+    });
+    try {
+      await until(
+        () => standbyLines.includes('standing by'),
+        () => `the standby: ${standbyLines.join(' | ')}`,
+        30_000,
+      );
+      expect((await fetch(`${standby.healthUrl}/healthz`)).status).toBe(200);
+
+      stop.abort(); // the leader stops and releases the Lease; the standby takes over
+      await reloader.done;
+      await until(
+        () => standbyLines.includes('leading (two)'),
+        () => `the takeover: ${standbyLines.join(' | ')}`,
+        30_000,
+      );
+      await kubectl.ok(
+        'patch',
+        'configmap',
+        'app-config',
+        '-n',
+        'shop',
+        '--type',
+        'merge',
+        '-p',
+        '{"data":{"level":"error"}}',
+      );
+      await until(
+        () => onTemplate(get('shop', 'web')) !== undefined,
+        () => `the new leader to roll shop/web: ${standbyLines.join(' | ')}`,
+        30_000,
+      );
+      await until(() => standbyLines.includes('rolled shop/web'), 'the log line of the rollout');
+      expect(lines).not.toContain('rolled shop/web'); // the old leader did not act
+    } finally {
+      second.abort();
+      await standby.done;
+    }
   });
 });

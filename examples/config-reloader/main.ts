@@ -2,27 +2,44 @@
  * config-reloader: rolls the Deployments that mount a ConfigMap or a Secret when its data
  * changes. A small operator you can run, built on kube-rx's `controller()`.
  *
- *   npm run example examples/config-reloader/main.ts [namespace]
+ *   npm run example examples/config-reloader/main.ts [namespace | -A]
  *
- * With the current kubeconfig context (in a pod: its service account), it watches Deployments,
- * ConfigMaps and Secrets (of one namespace, or all), and for each Deployment keeps the hash of
+ * With the current kubeconfig context (in a pod: its service account), it watches Deployments
+ * and ConfigMaps (and Secrets with SECRETS=1) of one namespace (the argument, else the context's
+ * namespace: in a pod, its own) or of all (-A), and for each Deployment keeps the hash of
  * the data it mounts in the annotation `kube-rx.example/config-hash`. A Deployment seen for the
  * first time is only recorded; when the data changes later, the hash goes onto its pod template
  * too, and the Deployment controller rolls its pods the usual way (maxSurge, maxUnavailable).
  * Then `kubectl rollout undo` works as for any other rollout.
  *
+ * Replicas elect a leader through the Lease `config-reloader` of that namespace (LEASE_NAMESPACE
+ * with -A; POD_NAME names the replica; LEADER_ELECT=0 turns it off): only the leader watches and
+ * acts, a standby takes over within the lease duration when it stops.
+ *
  * It serves `/healthz` on port 8081 (HEALTH_PORT; HEALTH_HOST, default 0.0.0.0 when run as a
- * program): 503 until every watch has its initial state, then 200. SIGTERM and SIGINT stop it
- * gracefully: no new run starts, runs in flight finish, then it exits. Environment: NO_SECRETS=1
- * leaves Secrets alone (no RBAC on Secrets needed). RBAC: rbac.yaml beside this file.
+ * program): the leader answers 503 until every watch has its initial state, then 200; a standby
+ * answers 200 (it is ready to take over, and a rollout of the reloader must not wait for it).
+ * SIGTERM and SIGINT stop it gracefully: no new run starts, runs in flight finish, the Lease is
+ * released, then it exits. RBAC: rbac.yaml beside this file (one namespace, no Secrets).
  *
  * In your project, import from 'kube-rx' instead of '../../src/index.js'.
  */
+import { hostname } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { KubeConfig, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
-import { identity, lastValueFrom, tap, type MonoTypeOperatorFunction } from 'rxjs';
+import {
+  BehaviorSubject,
+  filter,
+  identity,
+  lastValueFrom,
+  merge,
+  Subject,
+  switchMap,
+  takeUntil,
+  tap,
+} from 'rxjs';
 import type { RequestListener } from 'node:http';
-import type { ReconcileReport } from '../../src/index.js';
+import { leaderElection, whileLeader, type ReconcileReport } from '../../src/index.js';
 import { aborted } from '../resilient-watch.js';
 import { configReloader } from './configReloader.js';
 import { startProbeServer } from './probes.js';
@@ -35,7 +52,7 @@ export const FIELD_MANAGER = 'kube-rx-config-reloader';
 export interface ConfigReloaderOptions {
   /** Only this namespace (default: all). */
   namespace?: string;
-  /** Watch Secrets too (default true). */
+  /** Watch Secrets too (default false: rbac.yaml grants none). */
   secrets?: boolean;
   /** Stops the reloader gracefully when it aborts. */
   signal?: AbortSignal;
@@ -51,11 +68,14 @@ export interface ConfigReloaderOptions {
   /** Hooks given to the controller as they are (onQueue, onLifecycle: metrics, logs). */
   controllerHooks?: Record<string, unknown>;
   /**
-   * Runs the controller only while this lets it: `whileLeader(leaderElection(kc, { namespace,
-   * name: 'config-reloader', identity }))` when several replicas run (default: always).
+   * Acts only while holding this Lease (`leaderElection`'s namespace, name and identity, and
+   * its durations); default: always acts.
    */
-  whileLeading?: MonoTypeOperatorFunction<ReconcileReport>;
+  leaderElection?: LeaderElectionSettings;
 }
+
+/** The Lease the replicas elect a leader with. */
+export type LeaderElectionSettings = Parameters<typeof leaderElection>[1];
 
 /** A running reloader. */
 export interface RunningReloader {
@@ -97,13 +117,37 @@ export async function main(
   kc: KubeConfig,
   options: ConfigReloaderOptions = {},
 ): Promise<RunningReloader> {
-  const { namespace, secrets, signal, log = console.log, health = {}, routes } = options;
-  const { controllerHooks = {}, whileLeading = identity } = options;
+  const { namespace, secrets = false, signal, log = console.log, health = {}, routes } = options;
+  const { controllerHooks = {}, leaderElection: lease } = options;
   let synced = false;
+  let leading = lease === undefined;
+  let announced = false;
   const probes =
     health === false
       ? undefined
-      : await startProbeServer({ ...health, ready: () => synced, routes });
+      : await startProbeServer({ ...health, ready: () => !leading || synced, routes });
+  // Each time leadership is won the controller starts afresh (its watches too) and syncs again.
+  // The election ends (releasing the Lease) once the controller has drained after `signal`, or
+  // at once when `signal` aborts a standby.
+  const drained = new Subject<void>();
+  const leadingNow = new BehaviorSubject(leading);
+  const ended$ = merge(
+    drained,
+    aborted(signal).pipe(switchMap(() => leadingNow.pipe(filter((now) => !now)))),
+  );
+  const leading$ = lease
+    ? leaderElection(kc, { logger: { warn: log }, ...lease }).pipe(
+        tap((now) => {
+          if (now === leading && announced) return;
+          announced = true;
+          log(now ? `leading (${lease.identity})` : 'standing by');
+          leading = now;
+          synced = false;
+          leadingNow.next(now);
+        }),
+        takeUntil(ended$),
+      )
+    : undefined;
   let runs = 0;
   const reports$ = configReloader({
     ...controllerHooks,
@@ -121,7 +165,8 @@ export async function main(
       if (outcome === 'rolled' || outcome === 'adopted') log(`${outcome} ${key}`);
     },
   }).pipe(
-    whileLeading,
+    tap({ complete: () => drained.next() }),
+    leading$ ? whileLeader(leading$) : identity,
     tap((report) => {
       runs++;
       const line = describeReport(report);
@@ -139,11 +184,26 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
   const { env } = process;
+  const argument = process.argv[2];
+  const namespace =
+    argument === '-A' ? undefined : (argument ?? kc.getContextObject(kc.currentContext)?.namespace);
+  const leaseNamespace = namespace ?? env.LEASE_NAMESPACE;
+  if (env.LEADER_ELECT !== '0' && leaseNamespace === undefined) {
+    throw new Error('with -A, LEASE_NAMESPACE names where the Lease lives (or LEADER_ELECT=0)');
+  }
   const reloader = await main(kc, {
-    namespace: process.argv[2],
-    secrets: env.NO_SECRETS !== '1',
+    namespace,
+    secrets: env.SECRETS === '1',
     signal: stop.signal,
     health: { host: env.HEALTH_HOST ?? '0.0.0.0', port: Number(env.HEALTH_PORT ?? 8081) },
+    leaderElection:
+      env.LEADER_ELECT === '0'
+        ? undefined
+        : {
+            namespace: leaseNamespace!,
+            name: 'config-reloader',
+            identity: env.POD_NAME ?? `${hostname()}-${process.pid}`,
+          },
   });
   console.log(`config-reloader: /healthz on ${reloader.healthUrl}`);
   console.log(`config-reloader: stopped after ${await reloader.done} runs`);
