@@ -1,6 +1,7 @@
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from './types.js';
-import { linkedAbort } from './sources/linkedAbort.js';
-import { connectWatch, type WatchConnection } from './sources/watchConnection.js';
+import { linkedAbort } from './client/linkedAbort.js';
+import { openWatchStream, type WatchStream } from './client/watchStream.js';
+import { watchPayload } from './sources/watchPayload.js';
 
 /** Events decoded and not yet taken by the consumer, past which the socket is paused. */
 const HIGH_WATER_EVENTS = 1024;
@@ -44,9 +45,10 @@ export async function* watchResource<T = KubernetesObject>(
   let queue: WatchEvent<T>[] = [];
   let ended = false;
   let paused = false;
-  let connection: WatchConnection | undefined;
+  let connection: WatchStream | undefined;
   try {
-    connection = connectWatch<T>(cluster, resource, options, controller.signal, {
+    const payload = watchPayload(resource, options);
+    connection = openWatchStream<T>(cluster, resource, options, payload, controller.signal, {
       event: (event) => {
         queue.push(event);
         if (queue.length >= HIGH_WATER_EVENTS && !paused) {

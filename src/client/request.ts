@@ -3,7 +3,9 @@ import { headerValue, type ResponseBody, type ResponseHead } from '../transport/
 import { bodyText, decompress, exchange } from '../transport/platform.js';
 import type { RequestMethod } from '../transport/exchange.js';
 import type { Cluster, ResolvedConnection } from '../types.js';
-import { concatBytes, utf8Text } from '../transport/bytes.js';
+import { utf8Text } from '../transport/bytes.js';
+import { mergeHeaders } from '../transport/mergeHeaders.js';
+import { contentLength, readBody } from './readBody.js';
 import { resolveConnection } from './resolveConnection.js';
 import { redactSecrets, rememberCredentials } from './credentials.js';
 import { answerToWatchError, networkError } from './statusError.js';
@@ -60,7 +62,7 @@ export async function openStream(
     const bytes =
       payload === undefined ? undefined : new TextEncoder().encode(JSON.stringify(payload));
     if (bytes) headers['content-type'] = contentType;
-    const sent = { ...headers, ...lowerCaseKeys(connection.headers) };
+    const sent = mergeHeaders(undefined, headers, connection.headers);
     rememberCredentials(connection.server, sent);
     // A password in the proxy URL is a credential too.
     if (connection.proxy) rememberCredentials(connection.proxy, {});
@@ -104,19 +106,8 @@ export async function requestText(
     onSent,
   });
   if (!opened.ok) return opened;
-  const read = await readBody(opened.body, limit, contentLength(opened.head));
-  if (signal.aborted) return aborted(resourcePath);
-  if (!read.ok)
-    return {
-      ok: false,
-      error: networkError(resourcePath, read.cause, 'reading the answer failed'),
-    };
-  if (read.truncated) {
-    return {
-      ok: false,
-      error: networkError(resourcePath, new Error(`the answer is longer than ${limit} bytes`)),
-    };
-  }
+  const read = await readAnswer(opened, resourcePath, signal, limit);
+  if (!read.ok) return read;
   let bytes = read.bytes;
   const encoding = headerValue(opened.head, 'content-encoding')?.trim().toLowerCase();
   try {
@@ -163,15 +154,8 @@ export async function requestJson<T = unknown>(
     contentType,
   });
   if (!opened.ok) return opened;
-  const read = await readBody(opened.body, limit, contentLength(opened.head));
-  if (signal.aborted) return aborted(path);
-  if (!read.ok)
-    return { ok: false, error: networkError(path, read.cause, 'reading the answer failed') };
-  if (read.truncated)
-    return {
-      ok: false,
-      error: networkError(path, new Error(`the answer is longer than ${limit} bytes`)),
-    };
+  const read = await readAnswer(opened, path, signal, limit);
+  if (!read.ok) return read;
   const text = utf8Text(read.bytes);
   try {
     return {
@@ -191,55 +175,25 @@ export async function requestJson<T = unknown>(
   }
 }
 
-/** The most a body's announced length makes {@link readBody} allocate before its bytes come. */
-const MAX_PREALLOCATED_BYTES = 64 * 1024 * 1024;
-
-/** The answer's Content-Length, when it has a plausible one. */
-function contentLength(head: ResponseHead): number | undefined {
-  const value = headerValue(head, 'content-length');
-  if (value === undefined || !/^\d{1,15}$/.test(value.trim())) return undefined;
-  return Number(value);
-}
-
-/**
- * Reads a body to its end, or up to `limit` bytes (then releases it: `truncated`). With the
- * body's announced `length` (up to 64 MiB), its bytes are copied once into one array of that
- * size; a body that turns out longer goes on in chunks, like one of unknown length.
- */
-export function readBody(
-  body: ResponseBody,
+/** The whole body of a 2xx answer, up to `limit` bytes; longer, broken or aborted: an error. */
+async function readAnswer(
+  { body, head }: { body: StreamingBody; head: ResponseHead },
+  resourcePath: string,
+  signal: AbortSignal,
   limit: number,
-  length?: number,
-): Promise<{ ok: true; bytes: Uint8Array; truncated: boolean } | { ok: false; cause: unknown }> {
-  return new Promise((resolve) => {
-    const chunks: Uint8Array[] = [];
-    let whole =
-      length !== undefined && length <= Math.min(limit, MAX_PREALLOCATED_BYTES)
-        ? new Uint8Array(length)
-        : undefined;
-    let size = 0;
-    const read = (): Uint8Array =>
-      whole !== undefined ? whole.subarray(0, size) : concatBytes(chunks, size);
-    body.start({
-      bytes: (buffer, start, end) => {
-        const take = Math.min(end - start, limit - size);
-        // A copy: the bytes are only valid during the call.
-        if (whole !== undefined && size + take <= whole.length) {
-          whole.set(buffer.subarray(start, start + take), size);
-        } else {
-          if (whole !== undefined) chunks.push(whole.subarray(0, size));
-          whole = undefined;
-          chunks.push(new Uint8Array(buffer.subarray(start, start + take)));
-        }
-        size += take;
-        if (size < limit) return true;
-        resolve({ ok: true, bytes: read(), truncated: true });
-        return false;
-      },
-      end: () => resolve({ ok: true, bytes: read(), truncated: false }),
-      fail: (cause) => resolve({ ok: false, cause }),
-    });
-  });
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: WatchError }> {
+  const read = await readBody(body, limit, contentLength(head));
+  if (signal.aborted) return aborted(resourcePath);
+  if (!read.ok)
+    return {
+      ok: false,
+      error: networkError(resourcePath, read.cause, 'reading the answer failed'),
+    };
+  if (read.truncated) {
+    const cause = new Error(`the answer is longer than ${limit} bytes`);
+    return { ok: false, error: networkError(resourcePath, cause) };
+  }
+  return { ok: true, bytes: read.bytes };
 }
 
 /**
@@ -286,10 +240,4 @@ export function aborted(resourcePath: string): { ok: false; error: WatchError } 
       resourcePath,
     }),
   };
-}
-
-function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers ?? {})) out[key.toLowerCase()] = String(value);
-  return out;
 }

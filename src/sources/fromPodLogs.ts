@@ -1,11 +1,11 @@
 import { Observable } from 'rxjs';
 import type { Cluster } from '../types.js';
-import { openStream } from '../client/request.js';
-import { streamResponse } from './streamResponse.js';
-import { LineFramer } from './lineFramer.js';
+import { linkedAbort } from '../client/linkedAbort.js';
+import { streamRequest } from '../client/streamRequest.js';
+import { LineFramer } from '../client/lineFramer.js';
 import { assertSegment, resourcePath } from '../objects/resourcePath.js';
-import { badRequest, networkError, parseError } from '../client/statusError.js';
-import { DEFAULT_MAX_LINE_BYTES } from './watchLineDecoder.js';
+import { badRequest, parseError } from '../client/statusError.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../client/watchLineDecoder.js';
 
 /** Which log lines {@link fromPodLogs} reads. */
 export interface PodLogsOptions {
@@ -90,23 +90,26 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
       maxLineBytes,
       skipBlank: false,
     });
-    return streamResponse(
-      subscriber,
-      options.signal,
-      (signal) => openStream(cluster, path, query, signal, { accept: 'text/plain, */*' }),
-      {
-        failed: (error) => subscriber.error(error),
-        bytes: (buffer, start, end) => {
-          if (framer.write(buffer, start, end) || !framer.tooLong) return true;
-          subscriber.error(tooLong());
-          return false;
-        },
-        end: () => {
-          if (framer.end() || !framer.tooLong) subscriber.complete();
-          else subscriber.error(tooLong());
-        },
-        broken: (cause) => subscriber.error(networkError(path, cause, 'the log stream failed')),
+    if (options.signal?.aborted) return subscriber.complete();
+    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
+    const accept = 'text/plain, */*';
+    const request = { path, query, accept, broken: 'the log stream failed' };
+    const stream = streamRequest(cluster, request, controller.signal, {
+      failed: (error) => subscriber.error(error),
+      bytes: (buffer, start, end) => {
+        if (framer.write(buffer, start, end) || !framer.tooLong) return !subscriber.closed;
+        subscriber.error(tooLong());
+        return false;
       },
-    );
+      end: () => {
+        if (framer.end() || !framer.tooLong) subscriber.complete();
+        else subscriber.error(tooLong());
+      },
+    });
+    return () => {
+      unlink();
+      controller.abort();
+      stream.close();
+    };
   });
 }

@@ -1,7 +1,7 @@
-import { transformFailure } from '../shapes/decodeObject.js';
+import { transformFailure } from './transformFailure.js';
 import type { Logger, ObjectTransform, WatchEvent } from '../types.js';
 import { LineFramer } from './lineFramer.js';
-import { parseError, statusToWatchError } from '../client/statusError.js';
+import { parseError, statusToWatchError } from './statusError.js';
 
 /** Default bound on one line of a watch stream: 16 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;

@@ -1,9 +1,7 @@
 import type { WatchError } from '../WatchError.js';
-import { METADATA_WATCH_ACCEPT } from '../shapes/metadataOnly.js';
-import type { Cluster, ResourceRef, WatchErrorEvent, WatchOptions } from '../types.js';
-import { openStream, type StreamOpenResult } from '../client/request.js';
+import type { ResourceRef, WatchOptions } from '../types.js';
 import { resourcePath } from '../objects/resourcePath.js';
-import { badRequest, networkError } from '../client/statusError.js';
+import { badRequest } from './statusError.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [
@@ -75,27 +73,4 @@ export function watchRequest(
     query.set(key, String(value));
   }
   return { path, query };
-}
-
-/**
- * Opens one watch: validates and builds the request, resolves credentials afresh, and sends it.
- * Shared by `watchResource` and `fromWatch`, so both make exactly the same request.
- */
-export async function openWatch(
-  cluster: Cluster,
-  resource: ResourceRef<unknown>,
-  options: WatchOptions,
-  signal: AbortSignal,
-): Promise<StreamOpenResult & { resourcePath: string }> {
-  const request = watchRequest(resource, options);
-  if ('error' in request)
-    return { ok: false, error: request.error, resourcePath: request.error.resourcePath };
-  const accept = resource.shape === 'metadata' ? METADATA_WATCH_ACCEPT : undefined;
-  const result = await openStream(cluster, request.path, request.query, signal, { accept });
-  return { ...result, resourcePath: request.path };
-}
-
-/** The ERROR a watch yields when its body fails mid-way (SYSTEM_ERROR, 0). */
-export function streamFailed(resourcePath: string, cause: unknown): WatchErrorEvent {
-  return { type: 'ERROR', error: networkError(resourcePath, cause, 'the watch stream failed') };
 }
