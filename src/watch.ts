@@ -41,19 +41,19 @@ export async function* watchResource<T = KubernetesObject>(
   let wake: (() => void) | undefined;
   const { controller, unlink } = linkedAbort(signal, () => wake?.());
   // Events are decoded as the bytes arrive and queued for the consumer; past a bound the
-  // connection is paused until the consumer catches up.
+  // stream is paused until the consumer catches up.
   let queue: WatchEvent<T>[] = [];
   let ended = false;
   let paused = false;
-  let connection: WatchStream | undefined;
+  let stream: WatchStream | undefined;
   try {
     const payload = watchPayload(resource, options);
-    connection = openWatchStream<T>(cluster, resource, options, payload, controller.signal, {
+    stream = openWatchStream<T>(cluster, resource, options, payload, controller.signal, {
       event: (event) => {
         queue.push(event);
         if (queue.length >= HIGH_WATER_EVENTS && !paused) {
           paused = true;
-          connection?.pause();
+          stream?.pause();
         }
         wake?.();
         return true;
@@ -68,7 +68,7 @@ export async function* watchResource<T = KubernetesObject>(
         if (ended) return;
         if (paused) {
           paused = false;
-          connection.resume();
+          stream.resume();
         }
         await new Promise<void>((resolve) => (wake = resolve));
         wake = undefined;
@@ -85,6 +85,6 @@ export async function* watchResource<T = KubernetesObject>(
   } finally {
     unlink();
     controller.abort();
-    connection?.close();
+    stream?.close();
   }
 }

@@ -1,10 +1,9 @@
-import type { WatchError } from '../WatchError.js';
+import { WatchError } from '../WatchError.js';
 import type { Cluster, ListOptions, ListResult } from '../types.js';
 import { linkedAbort } from './linkedAbort.js';
 import { listPageQuery } from './listPageQuery.js';
 import { peekContinueToken } from './peekContinueToken.js';
 import { requestText } from './request.js';
-import { parseError } from './statusError.js';
 
 /** What one list page gave, once decoded. */
 export interface DecodedPage {
@@ -156,6 +155,6 @@ function parsePage(path: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw parseError(path, 'the list answer is not JSON', cause);
+    throw WatchError.parse(path, 'the list answer is not JSON', cause);
   }
 }

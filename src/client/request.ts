@@ -1,24 +1,21 @@
 import { WatchError } from '../WatchError.js';
 import { headerValue, type ResponseBody, type ResponseHead } from '../transport/body.js';
 import { bodyText, decompress, exchange } from '../transport/platform.js';
-import type { RequestMethod } from '../transport/exchange.js';
+import type { RequestMethod } from '../transport/outgoingRequest.js';
 import type { Cluster, ResolvedConnection } from '../types.js';
 import { utf8Text } from '../transport/bytes.js';
 import { mergeHeaders } from '../transport/mergeHeaders.js';
 import { contentLength, readBody } from './readBody.js';
 import { resolveConnection } from './resolveConnection.js';
-import { redactSecrets, rememberCredentials } from './credentials.js';
-import { answerToWatchError, networkError } from './statusError.js';
+import { rememberCredentials } from './credentials.js';
+import { answerToWatchError } from './answerToWatchError.js';
 
 /** The most of an error body read to find its Status: error pages can be large, or endless. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** The open body of a streaming answer (a watch, a followed log). */
-export type StreamingBody = ResponseBody;
-
 /** A 2xx answer with its body to read, or the request's failure as a {@link WatchError}. */
 export type StreamOpenResult =
-  { ok: true; body: StreamingBody; head: ResponseHead } | { ok: false; error: WatchError };
+  { ok: true; body: ResponseBody; head: ResponseHead } | { ok: false; error: WatchError };
 
 /**
  * Sends one GET of `resourcePath?query` and returns the open body of a 2xx answer, or the
@@ -54,7 +51,7 @@ export async function openStream(
     try {
       connection = await resolveConnection(cluster);
     } catch (cause) {
-      return { ok: false, error: unresolved(resourcePath, cause) };
+      return { ok: false, error: WatchError.unauthorized(resourcePath, cause) };
     }
     if (signal.aborted) return aborted(resourcePath);
     const headers: Record<string, string> = { accept, 'user-agent': 'kube-rx' };
@@ -77,13 +74,13 @@ export async function openStream(
     });
     if (result.kind === 'aborted') return aborted(resourcePath);
     if (result.kind === 'failed')
-      return { ok: false, error: networkError(resourcePath, result.cause) };
+      return { ok: false, error: WatchError.network(resourcePath, result.cause) };
     const { head, body } = result;
     if (head.statusCode >= 200 && head.statusCode <= 299) return { ok: true, body, head };
     return { ok: false, error: await errorAnswer(head, body, resourcePath) };
   } catch (cause) {
     // Every failure is a result, so that the generator never throws; this one would be a bug.
-    return { ok: false, error: networkError(resourcePath, cause) };
+    return { ok: false, error: WatchError.network(resourcePath, cause) };
   }
 }
 
@@ -113,7 +110,7 @@ export async function requestText(
   try {
     bytes = await decompress(bytes, encoding, limit);
   } catch (cause) {
-    const error = networkError(resourcePath, cause, 'the answer could not be decompressed');
+    const error = WatchError.network(resourcePath, cause, 'the answer could not be decompressed');
     return { ok: false, error };
   }
   return { ok: true, text: bodyText(bytes) };
@@ -166,18 +163,14 @@ export async function requestJson<T = unknown>(
   } catch {
     return {
       ok: false,
-      error: new WatchError(`the answer is not JSON (${path})`, {
-        errorType: 'PARSE_ERROR',
-        statusCode: opened.head.statusCode,
-        resourcePath: path,
-      }),
+      error: WatchError.parse(path, 'the answer is not JSON', undefined, opened.head.statusCode),
     };
   }
 }
 
 /** The whole body of a 2xx answer, up to `limit` bytes; longer, broken or aborted: an error. */
 async function readAnswer(
-  { body, head }: { body: StreamingBody; head: ResponseHead },
+  { body, head }: { body: ResponseBody; head: ResponseHead },
   resourcePath: string,
   signal: AbortSignal,
   limit: number,
@@ -187,11 +180,11 @@ async function readAnswer(
   if (!read.ok)
     return {
       ok: false,
-      error: networkError(resourcePath, read.cause, 'reading the answer failed'),
+      error: WatchError.network(resourcePath, read.cause, 'reading the answer failed'),
     };
   if (read.truncated) {
     const cause = new Error(`the answer is longer than ${limit} bytes`);
-    return { ok: false, error: networkError(resourcePath, cause) };
+    return { ok: false, error: WatchError.network(resourcePath, cause) };
   }
   return { ok: true, bytes: read.bytes };
 }
@@ -209,7 +202,7 @@ async function errorAnswer(
   const read = await readBody(body, MAX_ERROR_BODY_BYTES);
   body.release();
   if (!read.ok)
-    return networkError(resourcePath, read.cause, `a malformed ${head.statusCode} answer`);
+    return WatchError.network(resourcePath, read.cause, `a malformed ${head.statusCode} answer`);
   return answerToWatchError(
     {
       statusCode: head.statusCode,
@@ -221,23 +214,7 @@ async function errorAnswer(
   );
 }
 
-function unresolved(resourcePath: string, cause: unknown): WatchError {
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return new WatchError(redactSecrets(`could not resolve credentials: ${why} (${resourcePath})`), {
-    errorType: 'UNAUTHORIZED_ERROR',
-    statusCode: 401,
-    resourcePath,
-  });
-}
-
 /** The result of a request that `signal` aborted. */
-export function aborted(resourcePath: string): { ok: false; error: WatchError } {
-  return {
-    ok: false,
-    error: new WatchError(`aborted (${resourcePath})`, {
-      errorType: 'SYSTEM_ERROR',
-      statusCode: 0,
-      resourcePath,
-    }),
-  };
+function aborted(resourcePath: string): { ok: false; error: WatchError } {
+  return { ok: false, error: WatchError.aborted(resourcePath) };
 }

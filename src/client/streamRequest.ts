@@ -1,7 +1,7 @@
 import { WatchError } from '../WatchError.js';
 import type { Cluster } from '../types.js';
-import { openStream, type StreamingBody } from './request.js';
-import { networkError } from './statusError.js';
+import type { ResponseBody } from '../transport/body.js';
+import { openStream } from './request.js';
 
 /** One streaming GET: a watch, a watch of Tables, a followed log. */
 export interface StreamRequest {
@@ -67,7 +67,7 @@ export function streamRequest(
   signal: AbortSignal,
   reader: StreamReader,
 ): StreamControl {
-  let body: StreamingBody | undefined;
+  let body: ResponseBody | undefined;
   /** Closed, aborted, or the reader was told its end: nothing more reaches the reader. */
   let over = false;
   let paused = false;
@@ -98,12 +98,12 @@ export function streamRequest(
           over = true;
           reader.end();
         },
-        fail: (cause) => fail(networkError(path, cause, broken)),
+        fail: (cause) => fail(WatchError.network(path, cause, broken)),
       });
       if (paused && !over) body.pause();
     },
     // openStream() reports failures as results; this guards against a bug, still as data.
-    (cause) => fail(networkError(request instanceof WatchError ? '' : request.path, cause)),
+    (cause) => fail(WatchError.network(request instanceof WatchError ? '' : request.path, cause)),
   );
   return {
     pause: () => {

@@ -1,7 +1,6 @@
-import type { WatchError } from '../WatchError.js';
+import { WatchError } from '../WatchError.js';
 import type { ResourceRef, WatchOptions } from '../types.js';
 import { resourcePath } from '../objects/resourcePath.js';
-import { badRequest } from './statusError.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [
@@ -35,7 +34,7 @@ export function watchRequest(
   const { timeoutSeconds, resourceVersionMatch, maxLineBytes } = options;
   if (timeoutSeconds !== undefined && !(Number.isInteger(timeoutSeconds) && timeoutSeconds >= 0)) {
     return {
-      error: badRequest(
+      error: WatchError.badRequest(
         path,
         `timeoutSeconds must be a whole number of seconds, not ${timeoutSeconds}`,
       ),
@@ -47,7 +46,7 @@ export function watchRequest(
     resourceVersionMatch !== 'Exact'
   ) {
     return {
-      error: badRequest(
+      error: WatchError.badRequest(
         path,
         `resourceVersionMatch must be NotOlderThan or Exact, not ${JSON.stringify(resourceVersionMatch)}`,
       ),
@@ -55,12 +54,18 @@ export function watchRequest(
   }
   if (maxLineBytes !== undefined && !(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
     return {
-      error: badRequest(path, `maxLineBytes must be a positive whole number, not ${maxLineBytes}`),
+      error: WatchError.badRequest(
+        path,
+        `maxLineBytes must be a positive whole number, not ${maxLineBytes}`,
+      ),
     };
   }
   if (options.transform !== undefined && typeof options.transform !== 'function') {
     return {
-      error: badRequest(path, `transform must be a function, not ${typeof options.transform}`),
+      error: WatchError.badRequest(
+        path,
+        `transform must be a function, not ${typeof options.transform}`,
+      ),
     };
   }
   const query = new URLSearchParams({ watch: 'true' });
@@ -68,7 +73,7 @@ export function watchRequest(
     const value = options[key];
     if (value === undefined || value === false || value === '') continue;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      return { error: badRequest(path, `${key} must be a string, not ${typeof value}`) };
+      return { error: WatchError.badRequest(path, `${key} must be a string, not ${typeof value}`) };
     }
     query.set(key, String(value));
   }

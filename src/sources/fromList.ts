@@ -1,3 +1,4 @@
+import { WatchError } from '../WatchError.js';
 import type { Observable } from 'rxjs';
 import { objectDecoder } from '../shapes/decodeObject.js';
 import { METADATA_LIST_ACCEPT } from '../shapes/metadataOnly.js';
@@ -13,7 +14,6 @@ import { fromAbortable } from '../client/fromAbortable.js';
 import { listPages, type DecodedPage } from '../client/listPages.js';
 import { transformFailure } from '../client/transformFailure.js';
 import { resourcePath } from '../objects/resourcePath.js';
-import { badRequest, parseError } from '../client/statusError.js';
 
 /**
  * The page size when `limit` is not given.
@@ -63,10 +63,10 @@ async function listAll<T>(
   const { limit = DEFAULT_LIST_LIMIT, transform } = options;
   const path = resourcePath(resource, { namespace: options.namespace });
   if (!(Number.isInteger(limit) && limit >= 0)) {
-    throw badRequest(path, `limit must be a whole number, not ${limit}`);
+    throw WatchError.badRequest(path, `limit must be a whole number, not ${limit}`);
   }
   if (transform !== undefined && typeof transform !== 'function') {
-    throw badRequest(path, `transform must be a function, not ${typeof transform}`);
+    throw WatchError.badRequest(path, `transform must be a function, not ${typeof transform}`);
   }
   const decodeItem = objectDecoder(resource, transform);
   return listPages<T>(
@@ -98,7 +98,10 @@ function decodeListPage<T>(
       try {
         items.push(decodeItem(item) as T);
       } catch (cause) {
-        throw parseError(path, `a list item could not be decoded: ${transformFailure(cause)}`);
+        throw WatchError.parse(
+          path,
+          `a list item could not be decoded: ${transformFailure(cause)}`,
+        );
       }
     }
   }
@@ -115,7 +118,7 @@ function checkedList(path: string, page: any, token: string | undefined): any {
     !Array.isArray(page.items) ||
     (!token && (typeof version !== 'string' || version === ''))
   ) {
-    throw parseError(path, 'the list answer is not a list');
+    throw WatchError.parse(path, 'the list answer is not a list');
   }
   return page;
 }

@@ -1,10 +1,10 @@
+import { WatchError } from '../WatchError.js';
 import { Observable } from 'rxjs';
 import type { Cluster } from '../types.js';
 import { linkedAbort } from '../client/linkedAbort.js';
 import { streamRequest } from '../client/streamRequest.js';
 import { LineFramer } from '../client/lineFramer.js';
 import { assertSegment, resourcePath } from '../objects/resourcePath.js';
-import { badRequest, parseError } from '../client/statusError.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../client/watchLineDecoder.js';
 
 /** Which log lines {@link fromPodLogs} reads. */
@@ -77,7 +77,9 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
       const value = options[key];
       if (value === undefined) continue;
       if (!(Number.isInteger(value) && value >= 0)) {
-        subscriber.error(badRequest(path, `${key} must be a whole number, not ${value}`));
+        subscriber.error(
+          WatchError.badRequest(path, `${key} must be a whole number, not ${value}`),
+        );
         return;
       }
       query.set(key, String(value));
@@ -85,7 +87,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
     if (timestamps) query.set('timestamps', 'true');
     if (previous) query.set('previous', 'true');
 
-    const tooLong = () => parseError(path, 'a log line is longer than maxLineBytes');
+    const tooLong = () => WatchError.parse(path, 'a log line is longer than maxLineBytes');
     const framer = new LineFramer((line) => (subscriber.next(line), !subscriber.closed), {
       maxLineBytes,
       skipBlank: false,

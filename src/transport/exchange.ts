@@ -1,10 +1,8 @@
 import type { ResolvedConnection } from '../types.js';
 import type { ExchangeResult } from './body.js';
-import { connectionsFor } from './connections.js';
+import { connectionsFor } from './targetConnections.js';
 import { mergeHeaders } from './mergeHeaders.js';
-import type { OutgoingRequest, RequestMethod } from './http1Exchange.js';
-
-export type { RequestMethod } from './http1Exchange.js';
+import type { OutgoingRequest, RequestMethod } from './outgoingRequest.js';
 
 /** One request, as the sources ask for it. */
 export interface ExchangeRequest {

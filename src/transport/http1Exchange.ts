@@ -1,25 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { ExchangeBody, type ExchangeResult } from './body.js';
-
-/** The methods kube-rx sends: reads, and the writes of Leases and the test kit. */
-export type RequestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** What an exchange sends: a request of `path` on `origin`. */
-export interface OutgoingRequest {
-  origin: string;
-  method: RequestMethod;
-  /** The body of a write; none for a GET. */
-  body?: Uint8Array;
-  /** Path and query, already encoded. */
-  path: string;
-  headers: Record<string, string>;
-  signal: AbortSignal;
-  /** The TLS server name, when it is not the origin's host (`tls-server-name`). */
-  servername?: string;
-  /** Called once the request is being written (nothing awaiting it runs before the write). */
-  onSent?: () => void;
-}
+import type { OutgoingRequest } from './outgoingRequest.js';
 
 /**
  * Sends one request through an undici dispatcher with a dispatch handler: body chunks go to the

@@ -1,7 +1,7 @@
 import http2 from 'node:http2';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ExchangeBody, type ExchangeResult } from './body.js';
-import type { OutgoingRequest } from './http1Exchange.js';
+import type { OutgoingRequest } from './outgoingRequest.js';
 import { transportSettings } from './settings.js';
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants;

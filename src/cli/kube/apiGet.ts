@@ -1,8 +1,7 @@
-import type { WatchError } from '../../WatchError.js';
+import { WatchError } from '../../WatchError.js';
 import type { Cluster } from '../../types.js';
 // The request core of src/client/: discovery sends requests the public sources do not.
 import { requestText } from '../../client/request.js';
-import { parseError } from '../../client/statusError.js';
 
 /** Plain JSON. */
 export const JSON_ACCEPT = 'application/json';
@@ -39,6 +38,6 @@ export async function apiGet(
   try {
     return { ok: true, value: JSON.parse(answer.text) };
   } catch (cause) {
-    return { ok: false, error: parseError(path, 'the answer is not JSON', cause) };
+    return { ok: false, error: WatchError.parse(path, 'the answer is not JSON', cause) };
   }
 }

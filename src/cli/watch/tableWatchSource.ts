@@ -1,8 +1,8 @@
+import { WatchError } from '../../WatchError.js';
 import type { Observable } from 'rxjs';
 import { createWatchSource, DEFAULT_LIST_LIMIT, type WatchSource } from '../../index.js';
 import { fromAbortable } from '../../client/fromAbortable.js';
 import { listPages, type DecodedPage } from '../../client/listPages.js';
-import { parseError } from '../../client/statusError.js';
 import { transformFailure } from '../../client/transformFailure.js';
 import { watchStreamEvents } from '../../client/watchStreamEvents.js';
 import { resourcePath } from '../../objects/resourcePath.js';
@@ -148,11 +148,11 @@ function decodeTablePage(
         pageItems = pageItems.map((item) => transform(item));
     }
   } catch (cause) {
-    throw parseError(path, `a list item could not be decoded: ${transformFailure(cause)}`);
+    throw WatchError.parse(path, `a list item could not be decoded: ${transformFailure(cause)}`);
   }
   // An answer without items or a version (a broken proxy's `{}`) must not read as "nothing".
   if (!Array.isArray(pageItems) || (!token && (typeof version !== 'string' || version === ''))) {
-    throw parseError(path, 'the list answer is neither a Table nor a list');
+    throw WatchError.parse(path, 'the list answer is neither a Table nor a list');
   }
   for (const item of pageItems) items.push(item as KubernetesObject);
   return { resourceVersion: version, continue: page?.metadata?.continue };
