@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { ExchangeBody, type ExchangeResult } from './body.js';
+import { ExchangeBody, type ConnectionUse, type ExchangeResult } from './body.js';
 import type { OutgoingRequest } from './outgoingRequest.js';
 
 /**
@@ -44,8 +44,8 @@ export interface ExchangeHooks {
 
 class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
-  private over = false;
-  private running = false;
+  /** See {@link ConnectionUse}: queued until undici starts it on a connection. */
+  private use: ConnectionUse = 'queued';
 
   constructor(
     signal: AbortSignal,
@@ -59,9 +59,9 @@ class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     // Aborted while the request waited for a connection: it is not sent.
-    if (this.released) controller.abort(abortError());
+    if (this.phase === 'released') controller.abort(abortError());
     else {
-      this.running = true;
+      this.use = 'running';
       // undici writes the request right after this call, before anything awaiting it runs
       // (its onRequestSent does not reach handlers of this API).
       this.sent?.();
@@ -76,7 +76,7 @@ class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler 
   ): void {
     this.controller = controller;
     // 100 Continue, 103 Early Hints...: the answer is still to come.
-    if (this.released || statusCode < 200) return;
+    if (this.phase !== 'waiting' || statusCode < 200) return;
     // Nothing is read past the head until a consumer starts reading.
     controller.pause();
     this.answer({ statusCode, statusText: statusMessage ?? '', headers });
@@ -103,25 +103,20 @@ class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler 
   }
 
   resume(): void {
-    if (this.sink && !this.closed) this.controller?.resume();
+    if (this.sink && this.phase === 'answered') this.controller?.resume();
   }
 
   release(): void {
-    if (this.released) return;
-    this.released = true;
-    this.signal.removeEventListener('abort', this.onAbort);
-    const ended = this.closed;
-    this.closed = true;
-    if (ended || this.over) return;
+    if (!this.toReleased() || this.use === 'done') return;
     // Running: its socket is closed. Waiting for a connection: it is dropped when it gets one.
-    if (this.running) this.hooks.cancel();
+    if (this.use === 'running') this.hooks.cancel();
     else this.controller?.abort(abortError());
   }
 
+  /** running (or queued) -> done: the connection is free again. */
   private finished(): void {
-    if (this.over) return;
-    this.over = true;
-    this.running = false;
+    if (this.use === 'done') return;
+    this.use = 'done';
     this.hooks.done();
   }
 }
