@@ -6,9 +6,7 @@
 // its deletion was reconciled (unless it came back), and no key ever ran twice at once.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { retry } from 'rxjs';
-import { controller } from '../../src/controller/controller.js';
-import type { ReconcileReport } from '../../src/controller/ReconcileReport.js';
-import { createInformers } from '../../src/operators/createInformers.js';
+import { controller, createInformers, type ReconcileReport } from '../../src/index.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { FaultInjection } from './faults.js';
 import { churn, quiesce, socketsLeft } from './harness.js';
