@@ -207,7 +207,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
     expect(onTemplate(get('default', 'web'))).toBeUndefined();
   });
 
-  it('runs as a program with the kubeconfig of KUBECONFIG, serves /healthz, and exits 0 on SIGTERM', async () => {
+  it('runs as a program with the kubeconfig of KUBECONFIG, serves /healthz and /metrics, and exits 0 on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
       ['--import', './bench/register.mjs', 'examples/config-reloader/main.ts', 'shop'],
@@ -233,9 +233,18 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
         () => `the program: ${output}`,
         60_000,
       );
-      const url = output.match(/\/healthz on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+      const url = output.match(/\/healthz and \/metrics on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
       expect(url).toBeDefined();
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      // The scrape: controller-runtime's names, labelled by the controller, never by a key.
+      const scrape = await (await fetch(`${url}/metrics`)).text();
+      expect(scrape).toMatch(
+        /^controller_runtime_reconcile_total\{controller="config-reloader",result="success"\} [1-9]/m,
+      );
+      expect(scrape).toMatch(
+        /^workqueue_adds_total\{name="config-reloader",controller="config-reloader"\} [1-9]/m,
+      );
+      expect(scrape).not.toContain('shop/web');
       // Only the namespace given: default/web is not its business.
       expect(recorded(get('default', 'web'))).toBeUndefined();
       // It leads through the Lease of its namespace, under its pod's name.

@@ -16,7 +16,7 @@
  * with -A; POD_NAME names the replica; LEADER_ELECT=0 turns it off): only the leader watches and
  * acts, a standby takes over within the lease duration when it stops.
  *
- * It serves `/healthz` on port 8081 (HEALTH_PORT; HEALTH_HOST, default 0.0.0.0 when run as a
+ * It serves `/healthz` and `/metrics` (controller-runtime's names) on port 8081 (HEALTH_PORT; HEALTH_HOST, default 0.0.0.0 when run as a
  * program): the leader answers 503 until every watch has its initial state, then 200; a standby
  * answers 200 (it is ready to take over, and a rollout of the reloader must not wait for it).
  * SIGTERM and SIGINT stop it gracefully: no new run starts, runs in flight finish, the Lease is
@@ -39,7 +39,9 @@ import {
   tap,
 } from 'rxjs';
 import type { RequestListener } from 'node:http';
+import { Registry } from 'prom-client';
 import { leaderElection, whileLeader, type ReconcileReport } from '../../src/index.js';
+import { controllerMetrics } from '../../src/metrics.js';
 import { aborted } from '../resilient-watch.js';
 import { configReloader } from './configReloader.js';
 import { startProbeServer } from './probes.js';
@@ -67,6 +69,11 @@ export interface ConfigReloaderOptions {
   routes?: Record<string, RequestListener>;
   /** Hooks given to the controller as they are (onQueue, onLifecycle: metrics, logs). */
   controllerHooks?: Record<string, unknown>;
+  /**
+   * A prom-client registry: the controller's metrics (controller-runtime's names, through
+   * `kube-rx/metrics`) are registered in it and served on `/metrics` beside `/healthz`.
+   */
+  metrics?: Registry;
   /**
    * Acts only while holding this Lease (`leaderElection`'s namespace, name and identity, and
    * its durations); default: always acts.
@@ -117,8 +124,21 @@ export async function main(
   kc: KubeConfig,
   options: ConfigReloaderOptions = {},
 ): Promise<RunningReloader> {
-  const { namespace, secrets = false, signal, log = console.log, health = {}, routes } = options;
-  const { controllerHooks = {}, leaderElection: lease } = options;
+  const { namespace, secrets = false, signal, log = console.log, health = {} } = options;
+  const { leaderElection: lease, metrics: registry } = options;
+  const metrics = registry && controllerMetrics(registry, { controller: 'config-reloader' });
+  const controllerHooks = metrics
+    ? { ...options.controllerHooks, onQueue: metrics.onQueue, onLifecycle: metrics.onLifecycle }
+    : (options.controllerHooks ?? {});
+  const routes: Record<string, RequestListener> = { ...options.routes };
+  if (registry) {
+    routes['/metrics'] = (_request, response) => {
+      void registry.metrics().then((text) => {
+        response.setHeader('content-type', registry.contentType);
+        response.end(text);
+      });
+    };
+  }
   let synced = false;
   let leading = lease === undefined;
   let announced = false;
@@ -169,6 +189,7 @@ export async function main(
     leading$ ? whileLeader(leading$) : identity,
     tap((report) => {
       runs++;
+      metrics?.observeReport(report);
       const line = describeReport(report);
       if (line) log(line);
     }),
@@ -195,6 +216,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     namespace,
     secrets: env.SECRETS === '1',
     signal: stop.signal,
+    metrics: new Registry(),
     health: { host: env.HEALTH_HOST ?? '0.0.0.0', port: Number(env.HEALTH_PORT ?? 8081) },
     leaderElection:
       env.LEADER_ELECT === '0'
@@ -205,6 +227,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
             identity: env.POD_NAME ?? `${hostname()}-${process.pid}`,
           },
   });
-  console.log(`config-reloader: /healthz on ${reloader.healthUrl}`);
+  console.log(`config-reloader: /healthz and /metrics on ${reloader.healthUrl}`);
   console.log(`config-reloader: stopped after ${await reloader.done} runs`);
 }
