@@ -46,6 +46,21 @@ export { shareManagedFields } from './shapes/shareManagedFields.js';
 export { shareStrings } from './shapes/shareStrings.js';
 export { stripManagedFields } from './shapes/stripManagedFields.js';
 export type { ObjectTransform, V1PartialObjectMetadata } from './types.js';
+export { reconcileQueue } from './controller/reconcileQueue.js';
+export { Action } from './controller/Action.js';
+export type { QueueState, ReconcileReport } from './controller/ReconcileReport.js';
+export type {
+  Reconcile,
+  ReconcileContext,
+  ReconcileQueueConfig,
+} from './controller/ReconcileQueueConfig.js';
+export { controller } from './controller/controller.js';
+export type {
+  ControllerConfig,
+  ControllerContext,
+  ControllerSource,
+  ControllerStores,
+} from './controller/ControllerConfig.js';
 export { leaderElection } from './controller/leaderElection.js';
 export type { LeaderElectionConfig } from './controller/LeaderElectionConfig.js';
 export { whileLeader } from './controller/whileLeader.js';

@@ -7,7 +7,9 @@ import { CliProcess, isolatedEnv } from './support/cliProcess.js';
 import { removeTempDirs } from '../support/tempDirs.js';
 
 // What a new user tries: `kube-rx dashboard --demo` in one terminal, and in another, with the
-// KUBECONFIG line it printed, `kubectl delete pod ...`: the pod leaves the page in Chromium.
+// KUBECONFIG line it printed, `kubectl delete pod ...`: the pod leaves the page in Chromium;
+// `kubectl scale deployment frontend --replicas=5`: five pods on the page, and they stay five
+// (the demo's deployment controller converges on what the user set, as on a real cluster).
 // Only flags that both kubectl 1.20 (Debian, CI) and 1.32 know.
 
 // A child process, kubectl (each run reads discovery) and a browser on a busy machine.
@@ -77,5 +79,56 @@ describe('kube-rx dashboard --demo in Chromium, changed with kubectl', () => {
     expect(after.stderr).toMatch(/NotFound|not found/);
     await expect(podsOnPage()).resolves.not.toContain(deleted);
     await page.locator('[data-pod^="shop/frontend-"]').first().waitFor({ timeout: 10_000 });
+  });
+
+  it('shows five frontend pods after kubectl scale --replicas=5, and the simulation keeps them', async () => {
+    const card = page.locator('[data-deployment="shop/frontend"]');
+    await card.waitFor({ timeout: 30_000 });
+    const scaled = await kubectl.ok(
+      'scale',
+      'deployment',
+      'frontend',
+      '--replicas=5',
+      '-n',
+      'shop',
+    );
+    expect(scaled).toContain('deployment.apps/frontend scaled');
+
+    // The controller creates two pods; they start, and the card counts five of five ready.
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-pod^="shop/frontend-"]:not([data-status="Terminating"])')
+          .length === 5,
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-deployment="shop/frontend"] .replicas b')?.textContent ===
+        '5/5',
+      undefined,
+      { timeout: 30_000 },
+    );
+
+    // Twenty steps of the simulation later (it scales deployments at random, and used to put
+    // this one back), the user's five stand, on the server and on the page.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const replicas = await kubectl.ok(
+      'get',
+      'deployment',
+      'frontend',
+      '-n',
+      'shop',
+      '-o',
+      'jsonpath={.spec.replicas}',
+    );
+    expect(replicas).toBe('5');
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-pod^="shop/frontend-"]:not([data-status="Terminating"])')
+          .length === 5,
+      undefined,
+      { timeout: 15_000 },
+    );
   });
 });

@@ -4,6 +4,7 @@ import { dirname, isAbsolute } from 'node:path';
 import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { ClusterSimulator } from '../../src/cli/demo/clusterSimulator.js';
 import { DemoCluster } from '../../src/cli/demo/demoCluster.js';
+import { demoDeploymentController } from '../../src/cli/demo/demoDeploymentController.js';
 import { summarizePod } from '../../src/cli/format/podStatus.js';
 import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import { toStore, type Store } from '../../src/operators/toStore.js';
@@ -43,19 +44,23 @@ describe('the demo cluster simulation', () => {
   });
 
   it('moves pods through their life: start, crash-loop with growing restarts, replacement, scaling', async () => {
-    const server = await FakeKubeApiServer.start();
+    const server = await FakeKubeApiServer.start({ bookmarkIntervalMs: 0 });
     cleanups.push(() => server.stop());
     let now = Date.parse('2024-06-01T12:00:00Z');
     const simulator = new ClusterSimulator(server, { random: mulberry32(42), now: () => now });
     simulator.seed();
+    const controller = demoDeploymentController(server.kubeConfig(), simulator).subscribe();
+    cleanups.push(() => controller.unsubscribe());
     const seen = new Set<string>();
     const restartsOf = () =>
       new Map(server.objects(pods).map((p) => [p.metadata?.name, summarizePod(p).restarts]));
     const restartsBefore = restartsOf();
-    // Two simulated minutes in 250 ms steps.
+    // Two simulated minutes in 250 ms steps, each a few real milliseconds, so the controller
+    // (over HTTP, in real time) replaces the pods the steps kill.
     for (let step = 0; step < 480; step++) {
       now += 250;
       simulator.tick();
+      await sleep(3);
       for (const p of server.objects(pods)) seen.add(summarizePod(p).status);
     }
     expect([...seen]).toEqual(
@@ -72,16 +77,24 @@ describe('the demo cluster simulation', () => {
       ([name, restarts]) => restarts > (restartsBefore.get(name) ?? 0),
     );
     expect(grew).toBe(true);
-    // Every deployment's status matches its pods, as a controller keeps it.
-    for (const d of server.objects(deployments)) {
-      const own = server
-        .objects(pods, d.metadata?.namespace)
-        .filter((p) => p.metadata?.labels?.app === d.metadata?.name);
-      const running = own.filter(
-        (p) => !p.metadata?.deletionTimestamp && summarizePod(p).status === 'Running',
-      );
-      expect(d.status?.readyReplicas).toBe(running.length);
-    }
+    // Every deployment's status matches its pods, as its controller keeps it, and as many pods
+    // as it asks for run (or are on their way), once the controller has caught up.
+    const mismatches = () =>
+      server.objects(deployments).flatMap((d) => {
+        const own = server
+          .objects(pods, d.metadata?.namespace)
+          .filter((p) => p.metadata?.labels?.app === d.metadata?.name);
+        const live = own.filter((p) => !p.metadata?.deletionTimestamp);
+        const running = live.filter((p) => summarizePod(p).status === 'Running');
+        const ok = d.status?.readyReplicas === running.length && live.length === d.spec?.replicas;
+        return ok ? [] : [`${d.metadata?.name}: ${live.length}/${d.spec?.replicas}`];
+      });
+    await until(
+      () => mismatches().length === 0,
+      () => `statuses: ${mismatches().join(', ')}`,
+    );
+    // The simulation scaled some deployment through the API, with a new generation each time.
+    expect(server.objects(deployments).some((d) => (d.metadata?.generation ?? 1) > 1)).toBe(true);
   });
 
   it('injects its faults in turn, and a resilient watch ends up equal to the server', async () => {
@@ -175,6 +188,8 @@ describe('the demo cluster simulation', () => {
     cleanups.push(() => server.stop());
     const simulator = new ClusterSimulator(server, { random: mulberry32(3) });
     simulator.seed();
+    const controller = demoDeploymentController(server.kubeConfig(), simulator).subscribe();
+    cleanups.push(() => controller.unsubscribe());
     const frontend = () =>
       server
         .objects(pods, 'shop')
@@ -185,9 +200,55 @@ describe('the demo cluster simulation', () => {
     server.delete(pods, 'shop', before[0]);
     // The simulation steps on, never tripping over the missing pod, and the deployment is whole
     // again with a new pod; the deleted one does not come back.
-    for (let step = 0; step < 20; step++) simulator.tick();
-    const after = frontend();
-    expect(after).not.toContain(before[0]);
-    expect(after.filter((name) => !before.includes(name)).length).toBeGreaterThanOrEqual(1);
+    for (let step = 0; step < 20; step++) {
+      simulator.tick();
+      await sleep(10);
+    }
+    await until(
+      () => frontend().filter((name) => !before.includes(name)).length >= 1,
+      'a replacement pod',
+    );
+    expect(frontend()).not.toContain(before[0]);
+  });
+
+  it('keeps the replicas a user scaled a deployment to, and converges on them', async () => {
+    const server = await FakeKubeApiServer.start({ bookmarkIntervalMs: 0 });
+    cleanups.push(() => server.stop());
+    let now = Date.parse('2024-06-01T12:00:00Z');
+    // A chaos-heavy seed: over two simulated minutes it kills pods and scales deployments.
+    const simulator = new ClusterSimulator(server, { random: mulberry32(11), now: () => now });
+    simulator.seed();
+    const controller = demoDeploymentController(server.kubeConfig(), simulator).subscribe();
+    cleanups.push(() => controller.unsubscribe());
+    // What `kubectl scale deployment frontend --replicas=5` sends: a new spec, a new generation.
+    const frontend = server.get(deployments, 'shop', 'frontend')!;
+    server.update(deployments, {
+      ...frontend,
+      metadata: { ...frontend.metadata, generation: 2 },
+      spec: { ...frontend.spec!, replicas: 5 },
+    });
+    const scales = new Set<string>();
+    for (let step = 0; step < 480; step++) {
+      now += 250;
+      simulator.tick();
+      await sleep(3);
+      for (const d of server.objects(deployments)) {
+        scales.add(`${d.metadata?.name}=${d.spec?.replicas}`);
+      }
+    }
+    // Others were scaled by the simulation; frontend stayed where the user put it.
+    expect([...scales].filter((s) => s.startsWith('frontend='))).toEqual(['frontend=5']);
+    expect(scales.size).toBeGreaterThan(7);
+    const live = () =>
+      server
+        .objects(pods, 'shop')
+        .filter((p) => p.metadata?.name?.startsWith('frontend-') && !p.metadata.deletionTimestamp);
+    await until(
+      () => live().length === 5,
+      () => `5 frontend pods, not ${live().length}`,
+    );
+    expect(
+      server.get(replicasets, 'shop', live()[0].metadata!.ownerReferences![0].name)?.spec,
+    ).toMatchObject({ replicas: 5 });
   });
 });

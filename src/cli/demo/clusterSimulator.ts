@@ -1,8 +1,9 @@
+import type { V1Deployment } from '@kubernetes/client-node';
 import { deployments, namespaces, nodes, pods, replicasets } from '../../objects/resources.js';
-import type { KubernetesObject, ResourceRef } from '../../types.js';
 import type { FakeKubeApiServer } from '../../testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import {
   deploymentObject,
+  deploymentStatus,
   namespaceObject,
   nodeObject,
   podObject,
@@ -10,6 +11,7 @@ import {
   type DemoDeployment,
   type DemoPod,
 } from './demoObjects.js';
+import { DEPLOYMENTS, NAMESPACES, NODES } from './demoSeed.js';
 
 /** Options of {@link ClusterSimulator}. */
 export interface SimulatorOptions {
@@ -21,70 +23,53 @@ export interface SimulatorOptions {
   timeScale?: number;
 }
 
-const NODES = ['demo-node-1', 'demo-node-2', 'demo-node-3'];
-const NAMESPACES = ['default', 'shop', 'monitoring'];
-const DEPLOYMENTS: Array<
-  Pick<DemoDeployment, 'namespace' | 'name' | 'replicas' | 'image' | 'crashLoops'>
-> = [
-  { namespace: 'shop', name: 'frontend', replicas: 3, image: 'nginx:1.27', crashLoops: false },
-  { namespace: 'shop', name: 'cart', replicas: 2, image: 'demo/cart:2.4.1', crashLoops: false },
-  {
-    namespace: 'shop',
-    name: 'checkout',
-    replicas: 2,
-    image: 'demo/checkout:3.0.0-rc1',
-    crashLoops: true,
-  },
-  {
-    namespace: 'monitoring',
-    name: 'prometheus',
-    replicas: 1,
-    image: 'prom/prometheus:v2.53.0',
-    crashLoops: false,
-  },
-  {
-    namespace: 'monitoring',
-    name: 'grafana',
-    replicas: 1,
-    image: 'grafana/grafana:11.1.0',
-    crashLoops: false,
-  },
-  {
-    namespace: 'default',
-    name: 'hello',
-    replicas: 2,
-    image: 'demo/http-echo:1.0',
-    crashLoops: false,
-  },
-];
 // The characters Kubernetes uses for generated name suffixes (no vowels, no look-alikes).
 const SUFFIX_ALPHABET = [...'bcdfghjklmnpqrstvwxz2456789'];
 // Per tick: the chance that some pod is killed (and replaced), and that a deployment is scaled.
 const KILL_CHANCE = 0.12;
 const SCALE_CHANCE = 0.05;
 
+/** What the simulation keeps per deployment beside its API object. */
+interface DeploymentState {
+  templateHash: string;
+  /** Its pods crash after starting, forever (a bad release). */
+  crashLoops: boolean;
+}
+
 /**
  * A small, busy cluster on a FakeKubeApiServer: namespaces, nodes, deployments with their
- * ReplicaSets and pods. Each `tick()` moves time on: pods go Pending -> ContainerCreating ->
- * Running, the `checkout` deployment's pods crash-loop (Error, CrashLoopBackOff, restarts
- * growing), pods get killed and replaced, deployments scale up and down, and the deployments'
- * ready counts follow, as a controller would keep them.
+ * ReplicaSets and pods. It plays two parts of a real cluster:
+ * - the kubelet and the chaos, stepped by `tick()`: pods go Pending -> ContainerCreating ->
+ *   Running, the `checkout` deployment's pods crash-loop (Error, CrashLoopBackOff, restarts
+ *   growing), terminating pods go away; now and then a pod is killed or a deployment scaled,
+ *   through the API as a user would (never a deployment whose replicas the user set);
+ * - the deployment controller's work, `reconcile(key, deployment)`, run by a kube-rx
+ *   `controller()` (see `demoDeploymentController`): pods created or terminated until the
+ *   deployment's `spec.replicas` run, its ReplicaSet and the status kept up to date. The
+ *   deployment's spec is only ever read, so `kubectl scale` stays as the user set it.
  *
  * @example
  * const sim = new ClusterSimulator(server);
  * sim.seed();
+ * demoDeploymentController(server.kubeConfig(), sim).subscribe();
  * setInterval(() => sim.tick(), 250);
  */
 export class ClusterSimulator {
   private readonly random: () => number;
   private readonly now: () => number;
   private readonly timeScale: number;
-  private readonly deployments: DemoDeployment[] = [];
+  /** What the simulation keeps per deployment (`namespace/name`) beside its API object. */
+  private readonly deployments = new Map<string, DeploymentState>();
   private readonly pods = new Map<string, DemoPod>();
   /** When each pod moves to its next stage. */
   private readonly due = new Map<string, number>();
-  /** The last JSON written per deployment/ReplicaSet, so unchanged ones are not rewritten. */
+  /** The last JSON written per deployment status/ReplicaSet, so unchanged ones are not rewritten. */
   private readonly written = new Map<string, string>();
+  /**
+   * The replicas the simulation itself last gave each deployment: one whose replicas differ was
+   * scaled by someone else (kubectl), and the simulation leaves it alone from then on.
+   */
+  private readonly scaledTo = new Map<string, number>();
 
   constructor(
     private readonly server: FakeKubeApiServer,
@@ -107,7 +92,10 @@ export class ClusterSimulator {
         templateHash: this.hash(),
         createdAt: hours(2 + this.random() * 20),
       };
-      this.deployments.push(d);
+      const key = `${d.namespace}/${d.name}`;
+      this.deployments.set(key, { templateHash: d.templateHash, crashLoops: d.crashLoops });
+      this.scaledTo.set(key, d.replicas);
+      const own: DemoPod[] = [];
       for (let i = 0; i < d.replicas; i++) {
         const p = this.newPod(d, now - this.random() * 90 * 60_000);
         p.node = this.pick(NODES);
@@ -118,12 +106,14 @@ export class ClusterSimulator {
           this.schedule(p, 2_000, 6_000);
         } else p.stage = 'Running';
         this.server.create(pods, podObject(p));
+        own.push(p);
       }
-      this.syncDeployment(d);
+      this.server.create(deployments, deploymentObject(d, own));
+      this.writeReplicaSet(d, own);
     }
   }
 
-  /** One step of the simulation: due pod transitions, now and then chaos, then reconciling. */
+  /** One step of the kubelet and the chaos: due pod transitions, now and then a kill or a scale. */
   tick(): void {
     const now = this.now();
     this.forgetPodsDeletedElsewhere();
@@ -135,17 +125,72 @@ export class ClusterSimulator {
     }
     if (this.random() < KILL_CHANCE) this.killSomePod();
     if (this.random() < SCALE_CHANCE) this.scaleSomeDeployment();
-    for (const d of this.deployments) this.reconcile(d);
+  }
+
+  /**
+   * The deployment controller's work for one deployment, as the store holds it now (undefined
+   * once deleted): like the ReplicaSet controller, creates missing pods and terminates extra ones
+   * (newest first) until `spec.replicas` run, then writes the ReplicaSet and the deployment's
+   * status. A deleted deployment's ReplicaSet and pods are deleted, as the garbage collector
+   * would.
+   */
+  reconcile(key: string, deployment: V1Deployment | undefined): void {
+    this.forgetPodsDeletedElsewhere();
+    const [namespace, name] = key.split('/');
+    if (deployment === undefined) return this.collectGarbage(key, namespace, name);
+    let state = this.deployments.get(key);
+    if (state === undefined) {
+      // Created by someone else (kubectl create deployment): a ReplicaSet of its own.
+      state = { templateHash: this.hash(), crashLoops: false };
+      this.deployments.set(key, state);
+    }
+    const d: DemoDeployment = {
+      namespace,
+      name,
+      uid: deployment.metadata?.uid,
+      replicas: deployment.spec?.replicas ?? 1,
+      image: deployment.spec?.template?.spec?.containers?.[0]?.image ?? 'busybox',
+      templateHash: state.templateHash,
+      crashLoops: state.crashLoops,
+      createdAt: Date.parse(String(deployment.metadata?.creationTimestamp ?? '')) || this.now(),
+    };
+    const live = this.podsOf(namespace, name).filter((p) => !p.terminating);
+    for (let i = live.length; i < d.replicas; i++) {
+      const p = this.newPod(d, this.now());
+      this.server.create(pods, podObject(p));
+      this.schedule(p, 800, 2_000);
+    }
+    const extra = live
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, Math.max(0, live.length - d.replicas));
+    for (const p of extra) this.terminate(p);
+    const own = this.podsOf(namespace, name);
+    this.writeReplicaSet(d, own);
+    this.writeStatus(key, deploymentStatus(d.replicas, own));
+  }
+
+  private collectGarbage(key: string, namespace: string, name: string): void {
+    for (const p of this.podsOf(namespace, name)) {
+      this.forget(p);
+      this.server.delete(pods, namespace, p.name);
+    }
+    const state = this.deployments.get(key);
+    if (state) {
+      this.server.delete(replicasets, namespace, `${name}-${state.templateHash}`);
+      this.written.delete(`replicasets/${namespace}/${name}-${state.templateHash}`);
+    }
+    this.written.delete(`status/${key}`);
+    this.deployments.delete(key);
+    this.scaledTo.delete(key);
   }
 
   private advance(p: DemoPod): void {
-    const d = this.deploymentOf(p);
     if (p.terminating) {
-      this.pods.delete(this.key(p));
+      this.forget(p);
       this.server.delete(pods, p.namespace, p.name);
-      if (d) this.syncDeployment(d);
       return;
     }
+    const crashLoops = this.deployments.get(`${p.namespace}/${p.deployment}`)?.crashLoops;
     switch (p.stage) {
       case 'Pending':
         p.stage = 'ContainerCreating';
@@ -155,7 +200,7 @@ export class ClusterSimulator {
         break;
       case 'ContainerCreating':
         p.stage = 'Running';
-        if (d?.crashLoops) this.schedule(p, 2_000, 4_000);
+        if (crashLoops) this.schedule(p, 2_000, 4_000);
         break;
       case 'Running':
         p.stage = 'Error';
@@ -173,25 +218,24 @@ export class ClusterSimulator {
         break;
     }
     this.server.update(pods, podObject(p));
-    if (d) this.syncDeployment(d);
   }
 
   /**
    * Pods deleted from outside (`kubectl delete pod`) are forgotten, so that the deployment
    * replaces them, as the ReplicaSet controller would, rather than the simulation tripping over
-   * a pod the server no longer has.
+   * a pod the server no longer has. The server's own list is the truth here: the simulation
+   * runs inside the server's process, as the kubelet's view of its node would be.
    */
   private forgetPodsDeletedElsewhere(): void {
     const onServer = new Set(
       this.server.objects(pods).map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`),
     );
-    for (const [key, p] of this.pods) {
-      if (onServer.has(key)) continue;
-      this.pods.delete(key);
-      this.due.delete(key);
-      const d = this.deploymentOf(p);
-      if (d) this.syncDeployment(d);
-    }
+    for (const [key, p] of this.pods) if (!onServer.has(key)) this.forget(p);
+  }
+
+  private forget(p: DemoPod): void {
+    this.pods.delete(this.key(p));
+    this.due.delete(this.key(p));
   }
 
   private killSomePod(): void {
@@ -199,52 +243,58 @@ export class ClusterSimulator {
     if (alive.length > 0) this.terminate(this.pick(alive));
   }
 
+  /**
+   * Scales a deployment by one, through the API as `kubectl scale` would (a new generation), but
+   * never one whose replicas someone else set: what the user typed stays.
+   */
   private scaleSomeDeployment(): void {
-    const d = this.pick(this.deployments);
-    const up = d.replicas <= 1 || (d.replicas < 5 && this.random() < 0.5);
-    d.replicas += up ? 1 : -1;
-    this.syncDeployment(d);
-  }
-
-  /** Like the ReplicaSet controller: creates missing pods, terminates extra ones (newest first). */
-  private reconcile(d: DemoDeployment): void {
-    const live = this.podsOf(d).filter((p) => !p.terminating);
-    for (let i = live.length; i < d.replicas; i++) {
-      const p = this.newPod(d, this.now());
-      this.server.create(pods, podObject(p));
-      this.schedule(p, 800, 2_000);
-    }
-    const extra = live
-      .sort((a, b) => b.createdAt - a.createdAt)
-      .slice(0, Math.max(0, live.length - d.replicas));
-    for (const p of extra) this.terminate(p);
-    if (live.length !== d.replicas) this.syncDeployment(d);
+    const ours = [...this.scaledTo].filter(([key, replicas]) => {
+      const [namespace, name] = key.split('/');
+      return this.server.get(deployments, namespace, name)?.spec?.replicas === replicas;
+    });
+    if (ours.length === 0) return;
+    const [key, replicas] = this.pick(ours);
+    const [namespace, name] = key.split('/');
+    const current = this.server.get(deployments, namespace, name)!;
+    const up = replicas <= 1 || (replicas < 5 && this.random() < 0.5);
+    const scaled = replicas + (up ? 1 : -1);
+    this.scaledTo.set(key, scaled);
+    const generation = (current.metadata?.generation ?? 1) + 1;
+    this.server.update(deployments, {
+      ...current,
+      metadata: { ...current.metadata, generation },
+      spec: { ...current.spec!, replicas: scaled },
+    });
   }
 
   private terminate(p: DemoPod): void {
     p.terminating = true;
     this.server.update(pods, podObject(p));
     this.schedule(p, 1_000, 2_500);
-    const d = this.deploymentOf(p);
-    if (d) this.syncDeployment(d);
   }
 
-  /** Writes the deployment and its ReplicaSet when their spec or status changed. */
-  private syncDeployment(d: DemoDeployment): void {
-    const own = this.podsOf(d);
-    this.write(deployments, deploymentObject(d, own));
-    this.write(replicasets, replicaSetObject(d, own));
-  }
-
-  private write(resource: ResourceRef, obj: KubernetesObject): void {
-    const key = `${resource.plural}/${obj.metadata?.namespace}/${obj.metadata?.name}`;
-    const { spec, status } = obj as { spec?: unknown; status?: unknown };
-    const json = JSON.stringify([spec, status]);
+  /** Writes the deployment's ReplicaSet when its spec or status changed. */
+  private writeReplicaSet(d: DemoDeployment, own: readonly DemoPod[]): void {
+    const rs = replicaSetObject(d, own);
+    const key = `replicasets/${d.namespace}/${rs.metadata?.name}`;
+    const json = JSON.stringify([rs.spec, rs.status]);
     const before = this.written.get(key);
     if (before === json) return;
     this.written.set(key, json);
-    if (before === undefined) this.server.create(resource, obj);
-    else this.server.update(resource, obj);
+    if (this.server.get(replicasets, d.namespace, rs.metadata!.name!) === undefined) {
+      this.server.create(replicasets, rs);
+    } else this.server.update(replicasets, rs);
+  }
+
+  /** Writes a deployment's status when it changed, leaving its spec as it is on the server. */
+  private writeStatus(key: string, status: V1Deployment['status']): void {
+    const json = JSON.stringify(status);
+    if (this.written.get(`status/${key}`) === json) return;
+    const [namespace, name] = key.split('/');
+    const current = this.server.get(deployments, namespace, name);
+    if (current === undefined) return;
+    this.written.set(`status/${key}`, json);
+    this.server.update(deployments, { ...current, status });
   }
 
   private newPod(d: DemoDeployment, createdAt: number): DemoPod {
@@ -268,14 +318,10 @@ export class ClusterSimulator {
     return p;
   }
 
-  private podsOf(d: DemoDeployment): DemoPod[] {
+  private podsOf(namespace: string, deployment: string): DemoPod[] {
     return [...this.pods.values()].filter(
-      (p) => p.namespace === d.namespace && p.deployment === d.name,
+      (p) => p.namespace === namespace && p.deployment === deployment,
     );
-  }
-
-  private deploymentOf(p: DemoPod): DemoDeployment | undefined {
-    return this.deployments.find((d) => d.namespace === p.namespace && d.name === p.deployment);
   }
 
   private schedule(p: DemoPod, minMs: number, maxMs: number): void {

@@ -3,8 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { Subscription } from 'rxjs';
 import { FakeKubeApiServer } from '../../testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { ClusterSimulator, type SimulatorOptions } from './clusterSimulator.js';
+import { demoDeploymentController } from './demoDeploymentController.js';
 
 /** Options of {@link DemoCluster.start}. */
 export interface DemoClusterOptions extends SimulatorOptions {
@@ -43,7 +45,8 @@ const FAULTS: Array<{ describe: string; inject: (server: FakeKubeApiServer) => P
 /**
  * A simulated cluster on an embedded {@link FakeKubeApiServer} (127.0.0.1, a free port, TLS with
  * a CA made at start, a random bearer token): a {@link ClusterSimulator} stepping every `tickMs`,
- * and every `faultEveryMs` a fault in turn (connections dropped, history expired, 503 with
+ * its deployment controller (a kube-rx `controller()` watching the server like any client, so
+ * `kubectl scale` and `kubectl delete pod` behave as on a real cluster), and every `faultEveryMs` a fault in turn (connections dropped, history expired, 503 with
  * Retry-After), so reconnecting and relisting can be seen. Its kubeconfig is written to
  * `kubeConfigPath` (a private temporary directory, mode 0600, removed by `stop()`), so that
  * `kubectl` can change the cluster while kube-rx shows it. Nothing in it is real; say so to the
@@ -60,6 +63,7 @@ export class DemoCluster {
   static readonly namespace = 'shop';
 
   private readonly timers: NodeJS.Timeout[] = [];
+  private controller?: Subscription;
   private faultIndex = 0;
   private stopped = false;
 
@@ -96,6 +100,8 @@ export class DemoCluster {
     const simulator = new ClusterSimulator(server, options);
     simulator.seed();
     const demo = new DemoCluster(server, simulator, kubeConfigPath);
+    // It ends only when stopped (a controller never ends on a watch failure).
+    demo.controller = demoDeploymentController(demo.kubeConfig(), simulator).subscribe();
     const tick = setInterval(() => {
       try {
         simulator.tick();
@@ -139,6 +145,7 @@ export class DemoCluster {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.controller?.unsubscribe();
     try {
       await this.server.stop();
     } finally {

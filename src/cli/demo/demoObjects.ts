@@ -30,6 +30,8 @@ export interface DemoPod {
 export interface DemoDeployment {
   namespace: string;
   name: string;
+  /** Its uid on the server (default: `uid-deploy-{namespace}-{name}`, given when seeded). */
+  uid?: string;
   replicas: number;
   image: string;
   templateHash: string;
@@ -69,14 +71,14 @@ export function nodeObject(name: string, createdAt: number): V1Node {
 
 /** The Deployment object, with a status computed from its pods. */
 export function deploymentObject(d: DemoDeployment, pods: readonly DemoPod[]): V1Deployment {
-  const live = pods.filter((p) => !p.terminating);
-  const ready = live.filter(isReady).length;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: {
       name: d.name,
       namespace: d.namespace,
+      uid: deploymentUid(d),
+      generation: 1,
       labels: { app: d.name },
       creationTimestamp: iso(d.createdAt),
     },
@@ -88,14 +90,28 @@ export function deploymentObject(d: DemoDeployment, pods: readonly DemoPod[]): V
         spec: { containers: [{ name: d.name, image: d.image }] },
       },
     },
-    status: {
-      replicas: live.length,
-      updatedReplicas: live.length,
-      readyReplicas: ready,
-      availableReplicas: ready,
-      unavailableReplicas: Math.max(0, d.replicas - ready),
-    },
+    status: deploymentStatus(d.replicas, pods),
   };
+}
+
+/** A deployment's status from its pods, for `replicas` desired. */
+export function deploymentStatus(
+  replicas: number,
+  pods: readonly DemoPod[],
+): NonNullable<V1Deployment['status']> {
+  const live = pods.filter((p) => !p.terminating);
+  const ready = live.filter(isReady).length;
+  return {
+    replicas: live.length,
+    updatedReplicas: live.length,
+    readyReplicas: ready,
+    availableReplicas: ready,
+    unavailableReplicas: Math.max(0, replicas - ready),
+  };
+}
+
+function deploymentUid(d: DemoDeployment): string {
+  return d.uid ?? `uid-deploy-${d.namespace}-${d.name}`;
 }
 
 /** The ReplicaSet a deployment's pods belong to (`{deployment}-{hash}`). */
@@ -116,7 +132,7 @@ export function replicaSetObject(d: DemoDeployment, pods: readonly DemoPod[]): V
           apiVersion: 'apps/v1',
           kind: 'Deployment',
           name: d.name,
-          uid: `uid-deploy-${d.namespace}-${d.name}`,
+          uid: deploymentUid(d),
           controller: true,
         },
       ],

@@ -1,0 +1,330 @@
+import type { SchedulerLike, Subscriber, Subscription } from 'rxjs';
+import type { Action } from '../Action.js';
+import type { Reconcile } from '../ReconcileQueueConfig.js';
+import type { QueueState, ReconcileReport } from '../ReconcileReport.js';
+import { KeyHeap } from './KeyHeap.js';
+import { IDLE, KeyState, READY, RUNNING, WAITING } from './KeyState.js';
+import { Run, type RunOwner } from './Run.js';
+import type { TokenBucket } from './TokenBucket.js';
+
+/** `reconcileQueue`'s configuration with every default filled in. */
+export interface LoopSettings {
+  concurrency: number;
+  initialMs: number;
+  maxMs: number;
+  factor: number;
+  jitter: number;
+  maxAttempts: number;
+  bucket: TokenBucket | undefined;
+  debounceMs: number;
+  drainTimeoutMs: number;
+  onQueue: ((state: QueueState) => void) | undefined;
+  scheduler: SchedulerLike;
+  random: () => number;
+}
+
+/** A timer delay past this would overflow Node's timers (they would fire at once). */
+const MAX_TIMER_DELAY = 2 ** 31 - 1;
+/** Idle slots kept for keys likely to come back before the Map is rebuilt without them. */
+const KEEP_IDLE = 4096;
+
+/**
+ * The state machine behind one subscription of `reconcileQueue`: one slot per key in a Map, a
+ * heap of ready keys (oldest first), a heap of keys waiting for a time, and a single scheduler
+ * action for the earliest of those times (or the token bucket's next token).
+ *
+ * Slots are never deleted from the Map one by one: V8 keeps the hash tables a delete-then-add
+ * Map replaces in old space, and what they reference gets promoted (DESIGN, Known traps). A slot
+ * that goes idle stays; the Map is dropped whole once every slot is idle, or rebuilt once idle
+ * slots outnumber the others.
+ */
+export class ReconcileLoop implements RunOwner {
+  private states = new Map<string, KeyState>();
+  private idle = 0;
+  private readonly ready = new KeyHeap();
+  private readonly timers = new KeyHeap();
+  private running = 0;
+  private adds = 0;
+  private seq = 0;
+  private readonly t0: number;
+  private timer: Subscription | undefined;
+  private timerAt = -1;
+  private drainTimer: Subscription | undefined;
+  private pumping = false;
+  private inputDone = false;
+  private stopping = false;
+  private closed = false;
+
+  constructor(
+    private readonly reconcile: Reconcile,
+    private readonly settings: LoopSettings,
+    private readonly out: Subscriber<ReconcileReport>,
+  ) {
+    this.t0 = settings.scheduler.now();
+  }
+
+  /** The queue's clock: whole milliseconds since it started. */
+  now(): number {
+    return Math.floor(this.settings.scheduler.now() - this.t0);
+  }
+
+  trigger(key: string): void {
+    if (this.stopping || this.closed) return;
+    this.adds++;
+    let state = this.states.get(key);
+    if (state === undefined) {
+      state = new KeyState(key);
+      this.states.set(key, state);
+    } else if (state.phase === IDLE) {
+      this.idle--;
+    }
+    if (state.phase === RUNNING) state.dirty = true;
+    else if (state.phase !== READY) this.triggered(state, this.now());
+    this.changed();
+    this.pump();
+    this.arm();
+  }
+
+  /** The input completed: the output completes once nothing is ready, running or waiting. */
+  inputComplete(): void {
+    this.inputDone = true;
+    this.completeIfDone();
+  }
+
+  /** A graceful stop: nothing new starts, runs in flight get `drainTimeoutMs` to finish. */
+  stop(): void {
+    if (this.stopping || this.closed) return;
+    this.stopping = true;
+    this.cancelTimer();
+    this.ready.clear();
+    this.timers.clear();
+    this.changed();
+    if (this.running === 0) {
+      this.out.complete();
+      return;
+    }
+    this.drainTimer = this.settings.scheduler.schedule(() => {
+      this.drainTimer = undefined;
+      this.out.complete();
+    }, this.settings.drainTimeoutMs);
+  }
+
+  /** Unsubscribed, completed or errored: aborts every run in flight and drops the queue. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.cancelTimer();
+    this.drainTimer?.unsubscribe();
+    this.drainTimer = undefined;
+    const states = this.states;
+    this.states = new Map();
+    this.ready.clear();
+    this.timers.clear();
+    if (this.running > 0) {
+      for (const state of states.values()) state.run?.cancel();
+    }
+  }
+
+  /** Called by a run when its reconcile settled (once). */
+  finish(run: Run, failed: boolean, error: unknown, value: Action | void): void {
+    if (this.closed) return;
+    const state = run.state;
+    state.run = null;
+    this.running--;
+    const now = this.now();
+    const { outcome, next } = failed
+      ? this.failed(state, run.startedAt, now)
+      : succeeded(state, value, now);
+    state.scheduledAt = next;
+    state.phase = IDLE;
+    if (!this.stopping) {
+      if (state.dirty) {
+        state.dirty = false;
+        this.triggered(state, now);
+      } else if (next >= 0) {
+        if (next <= now) this.makeReady(state, next);
+        else this.wait(state, next);
+      } else {
+        this.idled();
+      }
+    }
+    const report: ReconcileReport = {
+      key: state.key,
+      outcome,
+      attempt: run.attempt,
+      queuedMs: run.queuedMs,
+      durationMs: now - run.startedAt,
+    };
+    if (failed) report.error = error;
+    if (next >= 0) report.nextRunInMs = next - now;
+    this.changed();
+    this.out.next(report);
+    if (this.stopping) {
+      if (this.running === 0 && !this.closed) this.out.complete();
+      return;
+    }
+    this.pump();
+    this.arm();
+    this.completeIfDone();
+  }
+
+  private failed(state: KeyState, startedAt: number, now: number) {
+    // Only a run at or after its scheduled retry counts: an early trigger's failed run leaves
+    // the backoff as it was (client-go's grows on every spurious trigger, kubernetes 132805).
+    if (state.retryAt >= 0 && startedAt < state.retryAt) {
+      return { outcome: 'error' as const, next: Math.max(state.retryAt, now) };
+    }
+    state.failures++;
+    if (state.failures >= this.settings.maxAttempts) {
+      state.failures = 0;
+      state.retryAt = -1;
+      return { outcome: 'gave-up' as const, next: -1 };
+    }
+    state.retryAt = now + this.backoff(state.failures);
+    return { outcome: 'error' as const, next: state.retryAt };
+  }
+
+  private backoff(failures: number): number {
+    const { initialMs, maxMs, factor, jitter, random } = this.settings;
+    const base = Math.min(maxMs, initialMs * factor ** (failures - 1));
+    const spread = base * (1 + jitter * (2 * random() - 1));
+    return Math.max(0, Math.min(maxMs, Math.round(spread)));
+  }
+
+  /** A trigger for an idle or waiting key (or one that ran while triggered). */
+  private triggered(state: KeyState, now: number): void {
+    const { debounceMs } = this.settings;
+    if (debounceMs <= 0) {
+      if (state.phase === WAITING) this.timers.remove(state);
+      this.makeReady(state, now);
+      return;
+    }
+    const quiet = now + debounceMs;
+    this.wait(state, state.scheduledAt >= 0 ? Math.min(state.scheduledAt, quiet) : quiet);
+  }
+
+  private makeReady(state: KeyState, at: number): void {
+    state.phase = READY;
+    state.at = at;
+    state.seq = this.seq++;
+    state.scheduledAt = -1;
+    this.ready.push(state);
+  }
+
+  private wait(state: KeyState, at: number): void {
+    state.at = at;
+    if (state.phase === WAITING) {
+      this.timers.update(state);
+      return;
+    }
+    state.phase = WAITING;
+    state.seq = this.seq++;
+    this.timers.push(state);
+  }
+
+  private idled(): void {
+    this.idle++;
+    if (this.idle === this.states.size) {
+      this.states = new Map();
+      this.idle = 0;
+    } else if (this.idle > KEEP_IDLE && this.idle * 2 > this.states.size) {
+      const kept = new Map<string, KeyState>();
+      for (const [key, state] of this.states) if (state.phase !== IDLE) kept.set(key, state);
+      this.states = kept;
+      this.idle = 0;
+    }
+  }
+
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      const { concurrency, bucket } = this.settings;
+      while (!this.stopping && !this.closed && this.running < concurrency && this.ready.size > 0) {
+        const now = this.now();
+        if (bucket !== undefined && !bucket.take(now)) break;
+        this.start(this.ready.pop() as KeyState, now);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private start(state: KeyState, now: number): void {
+    state.phase = RUNNING;
+    this.running++;
+    const run = new Run(this, state, state.failures + 1, now, now - state.at);
+    state.run = run;
+    this.changed();
+    run.begin(this.reconcile);
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    this.timerAt = -1;
+    const now = this.now();
+    const timers = this.timers;
+    let top = timers.peek();
+    while (top !== undefined && top.at <= now) {
+      timers.pop();
+      this.makeReady(top, top.at);
+      top = timers.peek();
+    }
+    this.changed();
+    this.pump();
+    this.arm();
+  }
+
+  /** One scheduler action, for the earliest time anything waits for. */
+  private arm(): void {
+    if (this.closed || this.stopping) return;
+    let want = this.timers.size > 0 ? (this.timers.peek() as KeyState).at : -1;
+    const { bucket, concurrency } = this.settings;
+    if (bucket !== undefined && this.ready.size > 0 && this.running < concurrency) {
+      const next = bucket.nextAt(this.now());
+      if (want < 0 || next < want) want = next;
+    }
+    if (want < 0) {
+      this.cancelTimer();
+      return;
+    }
+    // An earlier timer already armed fires, finds nothing due yet, and arms again.
+    if (this.timer !== undefined && this.timerAt <= want) return;
+    this.cancelTimer();
+    this.timerAt = want;
+    const delay = Math.min(MAX_TIMER_DELAY, Math.max(0, want - this.now()));
+    this.timer = this.settings.scheduler.schedule(() => this.onTimer(), delay);
+  }
+
+  private cancelTimer(): void {
+    this.timer?.unsubscribe();
+    this.timer = undefined;
+    this.timerAt = -1;
+  }
+
+  private completeIfDone(): void {
+    if (!this.inputDone || this.closed || this.stopping) return;
+    if (this.running === 0 && this.ready.size === 0 && this.timers.size === 0) this.out.complete();
+  }
+
+  private changed(): void {
+    const { onQueue } = this.settings;
+    if (onQueue === undefined) return;
+    onQueue({
+      depth: this.ready.size,
+      running: this.running,
+      waiting: this.timers.size,
+      adds: this.adds,
+    });
+  }
+}
+
+function succeeded(state: KeyState, value: Action | void, now: number) {
+  state.failures = 0;
+  state.retryAt = -1;
+  const ms = value?.requeueAfterMs;
+  if (typeof ms === 'number' && ms >= 0 && ms < Infinity) {
+    return { outcome: 'requeue' as const, next: now + Math.ceil(ms) };
+  }
+  return { outcome: 'done' as const, next: -1 };
+}

@@ -1,0 +1,113 @@
+import { asyncScheduler, Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { ReconcileLoop } from './queue/ReconcileLoop.js';
+import { TokenBucket } from './queue/TokenBucket.js';
+import type { Reconcile, ReconcileQueueConfig } from './ReconcileQueueConfig.js';
+import type { ReconcileReport } from './ReconcileReport.js';
+
+/**
+ * The work queue between triggers and the code that acts, as client-go's `workqueue` and
+ * kube-rs's `Controller`: its input is a stream of keys ("look at this object"); for each key it
+ * calls `reconcile(key, { signal, attempt })` and emits a {@link ReconcileReport} per run.
+ *
+ * - A key never runs twice at once. Triggered any number of times while it waits, it runs once;
+ *   triggered while it runs, it runs once more after that run.
+ * - At most `concurrency` runs at once, the key ready the longest first; an overall token bucket
+ *   (`rateLimit`) on run starts.
+ * - `Action.requeueAfter(ms)` runs the key again after `ms`; an earlier trigger runs it earlier.
+ * - A failure (throw, rejection, Observable error) is retried with a per-key exponential backoff
+ *   with jitter; a success resets it. A trigger during the backoff runs the key at once, but
+ *   only a run at or after its scheduled retry counts as a further attempt. After `maxAttempts`
+ *   counted failures the key gives up (`gave-up`) until its next trigger.
+ * - `debounceMs`: a triggered key waits for that much quiet before it is ready.
+ * - Errors are reports: only the input erroring errors the output. The output completes when
+ *   the input has completed and nothing is ready, running or waiting, or after `stop`.
+ * - Unsubscribing aborts the `signal` of every run in flight and drops the queue; `stop` lets
+ *   runs in flight finish (aborting them after `drainTimeoutMs`), then completes.
+ * - Every timer goes through `scheduler`: marble specs drive it in virtual time.
+ *
+ * ```
+ * keys:                  -a-a-b-a------|
+ * reconcile:             each run takes 3 ms, succeeds
+ * reconcileQueue(r):     -----a--b--a--|   (a ran once for 2 triggers while waiting,
+ *                                           once more for the trigger during its run)
+ * ```
+ *
+ * @example
+ * keys$
+ *   .pipe(
+ *     reconcileQueue(
+ *       async (key, { signal }) => {
+ *         const ok = await ensureDeployment(key, signal);
+ *         return ok ? undefined : Action.requeueAfter(10_000);
+ *       },
+ *       { concurrency: 4 },
+ *     ),
+ *   )
+ *   .subscribe((report) => log(report.key, report.outcome));
+ */
+export function reconcileQueue(
+  reconcile: Reconcile,
+  config: ReconcileQueueConfig = {},
+): OperatorFunction<string, ReconcileReport> {
+  const {
+    concurrency = 1,
+    backoff = {},
+    maxAttempts = Infinity,
+    rateLimit = {},
+    debounceMs = 0,
+    stop,
+    drainTimeoutMs = 30_000,
+    onQueue,
+    scheduler = asyncScheduler,
+    random = Math.random,
+  } = config;
+  const { initialMs = 100, maxMs = 300_000, factor = 2, jitter = 0.1 } = backoff;
+  if (!(concurrency >= 1)) throw new RangeError('reconcileQueue: concurrency must be at least 1');
+  if (!(maxAttempts >= 1)) throw new RangeError('reconcileQueue: maxAttempts must be at least 1');
+  if (rateLimit !== false && !((rateLimit.perSecond ?? 10) > 0 && (rateLimit.burst ?? 100) >= 1)) {
+    throw new RangeError('reconcileQueue: rateLimit needs perSecond > 0 and burst >= 1');
+  }
+  return (keys) =>
+    new Observable<ReconcileReport>((subscriber) => {
+      const bucket =
+        rateLimit === false
+          ? undefined
+          : new TokenBucket(rateLimit.perSecond ?? 10, rateLimit.burst ?? 100, 0);
+      const loop = new ReconcileLoop(
+        reconcile,
+        {
+          concurrency,
+          initialMs,
+          maxMs,
+          factor,
+          jitter,
+          maxAttempts,
+          bucket,
+          debounceMs,
+          drainTimeoutMs,
+          onQueue,
+          scheduler,
+          random,
+        },
+        subscriber,
+      );
+      let input: Subscription | undefined;
+      // Subscribed first: a stop that has already happened starts nothing.
+      const stopping = stop?.subscribe(() => {
+        input?.unsubscribe();
+        loop.stop();
+      });
+      if (!subscriber.closed) {
+        input = keys.subscribe({
+          next: (key) => loop.trigger(key),
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => loop.inputComplete(),
+        });
+      }
+      return () => {
+        stopping?.unsubscribe();
+        input?.unsubscribe();
+        loop.close();
+      };
+    });
+}
