@@ -143,13 +143,6 @@ const APPLICATIONS = ['src/cli/', 'src/testing/', 'bench/', 'examples/'];
 /** What benches and examples may use besides: the command's own parts (the dashboard, the demo). */
 const TOOL_IMPORTS = ['src/cli/'];
 
-/**
- * Imports tolerated while a known refactoring is under way, each with what removes it: the
- * command's Table watch still assembles its source from the sources' parts, until the one
- * streaming request core (src/client/) serves it.
- */
-const TOLERATED = [['src/cli/watch/tableWatchSource.ts', 'src/sources/']];
-
 /** Problems with the direction of one import (paths relative to the project root). */
 export function importDirectionProblems(from, to) {
   const problems = [];
@@ -159,17 +152,10 @@ export function importDirectionProblems(from, to) {
   }
   if (!to.startsWith('src/')) return problems;
   const application = APPLICATIONS.find((prefix) => from.startsWith(prefix));
-  const tolerated = TOLERATED.some(([file, prefix]) => from === file && to.startsWith(prefix));
   const tool =
     (from.startsWith('bench/') || from.startsWith('examples/')) &&
     TOOL_IMPORTS.some((prefix) => to.startsWith(prefix));
-  if (
-    application &&
-    !to.startsWith(application) &&
-    !from.startsWith('src/testing/') &&
-    !tolerated &&
-    !tool
-  ) {
+  if (application && !to.startsWith(application) && !from.startsWith('src/testing/') && !tool) {
     if (!APPLICATION_IMPORTS.some((prefix) => to.startsWith(prefix))) {
       problems.push(`${from} imports ${to}: use a public entry, src/client/ or src/objects/`);
     }

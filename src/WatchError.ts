@@ -1,3 +1,6 @@
+import { redactDeep, redactedCause, redactSecrets } from './security/redactSecrets.js';
+import { serverTextForMessage } from './security/sanitizeText.js';
+
 /** The kinds of failure a watch reports; see {@link errorTypeForStatus}. */
 export type WatchErrorType =
   | 'BAD_REQUEST'
@@ -55,6 +58,169 @@ export class WatchError extends Error {
   /** The Kubernetes Status object, when the server sent one. */
   readonly status?: object;
 
+  /**
+   * A network or stream failure (SYSTEM_ERROR, status 0): a request that could not be made, an
+   * answer cut short or malformed whatever its status, a body that broke mid-way. The cause's
+   * message is sanitised and its credentials redacted.
+   *
+   * @example
+   * WatchError.network('/api/v1/pods', new Error('ECONNRESET'), 'the watch stream failed');
+   */
+  static network(resourcePath: string, cause: unknown, what = 'request failed'): WatchError {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return new WatchError(serverTextForMessage(`${what}: ${detail} (${resourcePath})`), {
+      errorType: 'SYSTEM_ERROR',
+      statusCode: 0,
+      resourcePath,
+      cause: redactedCause(cause),
+    });
+  }
+
+  /**
+   * A watch or list that went silent past its idle bound (SYSTEM_ERROR, status 0).
+   *
+   * @example
+   * WatchError.idle('watch idle: no event or bookmark within 150000 ms', '/api/v1/pods');
+   */
+  static idle(message: string, resourcePath: string): WatchError {
+    return new WatchError(message, { errorType: 'SYSTEM_ERROR', statusCode: 0, resourcePath });
+  }
+
+  /**
+   * A stream that ended in a way the resumer cannot use (a list without a result, a watch that
+   * keeps ending at once): SYSTEM_ERROR, status 0, with no server answer behind it.
+   *
+   * @example
+   * WatchError.stream('the list ended without a result', '/api/v1/pods');
+   */
+  static stream(message: string, resourcePath: string): WatchError {
+    return new WatchError(message, { errorType: 'SYSTEM_ERROR', statusCode: 0, resourcePath });
+  }
+
+  /**
+   * Stream or answer content kube-rx cannot read (PARSE_ERROR; status 0, or that of a 2xx
+   * answer whose body is not what it should be).
+   *
+   * @example
+   * WatchError.parse('/api/v1/pods', 'the list answer is not JSON', cause);
+   */
+  static parse(resourcePath: string, what: string, cause?: unknown, statusCode = 0): WatchError {
+    return new WatchError(`${what} (${resourcePath})`, {
+      errorType: 'PARSE_ERROR',
+      statusCode,
+      resourcePath,
+      cause,
+    });
+  }
+
+  /**
+   * Invalid input, refused before any request (BAD_REQUEST, 400).
+   *
+   * @example
+   * WatchError.badRequest('/api/v1/pods', 'limit must be a whole number, not -1');
+   */
+  static badRequest(resourcePath: string, what: string): WatchError {
+    return new WatchError(`${what} (${resourcePath})`, {
+      errorType: 'BAD_REQUEST',
+      statusCode: 400,
+      resourcePath,
+    });
+  }
+
+  /**
+   * Credentials that could not be resolved (UNAUTHORIZED_ERROR, 401; nothing was sent).
+   *
+   * @example
+   * WatchError.unauthorized('/api/v1/pods', new Error('exec plugin failed'));
+   */
+  static unauthorized(resourcePath: string, cause: unknown): WatchError {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    const message = redactSecrets(`could not resolve credentials: ${why} (${resourcePath})`);
+    return new WatchError(message, {
+      errorType: 'UNAUTHORIZED_ERROR',
+      statusCode: 401,
+      resourcePath,
+    });
+  }
+
+  /**
+   * A request its signal aborted (SYSTEM_ERROR, status 0).
+   *
+   * @example
+   * WatchError.aborted('/api/v1/pods');
+   */
+  static aborted(resourcePath: string): WatchError {
+    return new WatchError(`aborted (${resourcePath})`, {
+      errorType: 'SYSTEM_ERROR',
+      statusCode: 0,
+      resourcePath,
+    });
+  }
+
+  /**
+   * A failure of something that is not a Kubernetes request (a source of `mergeWatches`):
+   * itself when it is a WatchError, else SYSTEM_ERROR for a Node.js system error (ECONNRESET,
+   * ETIMEDOUT: it carries `syscall`), UNKNOWN_ERROR otherwise; status 0, `message` prefixed.
+   *
+   * @example
+   * WatchError.from(new Error('boom'), "source 'pods' failed"); // UNKNOWN_ERROR
+   */
+  static from(error: unknown, context: string): WatchError {
+    if (error instanceof WatchError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    const system = typeof (error as { syscall?: unknown } | null)?.syscall === 'string';
+    return new WatchError(`${context}: ${message}`, {
+      errorType: system ? 'SYSTEM_ERROR' : 'UNKNOWN_ERROR',
+      statusCode: 0,
+      resourcePath: '',
+      cause: error,
+    });
+  }
+
+  /**
+   * The error a Kubernetes Status object stands for (an in-stream ERROR event's object, or the
+   * body of a non-2xx answer): its code (else `fallbackCode`, the HTTP status), reason, message
+   * (else `fallbackMessage`), and Retry-After (the Status's details, else `retryAfterHeader`).
+   * Server text is sanitised and the Status kept with its secrets redacted.
+   *
+   * ```
+   * {"kind":"Status","code":410,"reason":"Expired","message":"too old"}  ->  GONE, 410, 'Expired'
+   * ```
+   *
+   * @example
+   * WatchError.fromStatus({ code: 410, reason: 'Expired', message: 'too old' }, '/api/v1/pods');
+   */
+  static fromStatus(
+    status: unknown,
+    resourcePath: string,
+    {
+      fallbackCode = 500,
+      fallbackMessage,
+      retryAfterHeader,
+    }: { fallbackCode?: number; fallbackMessage?: string; retryAfterHeader?: string | null } = {},
+  ): WatchError {
+    const s: KubeStatus = isStatus(status) ? status : {};
+    const code =
+      Number.isInteger(s.code) && s.code! >= 100 && s.code! <= 599 ? s.code! : fallbackCode;
+    const reason = typeof s.reason === 'string' && s.reason !== '' ? s.reason : undefined;
+    const detail =
+      typeof s.message === 'string' && s.message !== ''
+        ? s.message
+        : (fallbackMessage ?? reason ?? `status ${code}`);
+    const retryAfterSeconds = retryAfter(s.details?.retryAfterSeconds, retryAfterHeader);
+    return new WatchError(
+      serverTextForMessage(`${code}${reason ? ` ${reason}` : ''}: ${detail} (${resourcePath})`),
+      {
+        errorType: errorTypeForStatus(code),
+        statusCode: code,
+        resourcePath,
+        ...(reason !== undefined && { reason: serverTextForMessage(reason) }),
+        ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+        ...(isStatus(status) && { status: redactDeep(status) }),
+      },
+    );
+  }
+
   constructor(message: string, init: WatchErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.errorType = init.errorType;
@@ -93,4 +259,31 @@ export function errorTypeForStatus(statusCode: number): WatchErrorType {
         ? 'SYSTEM_ERROR'
         : 'UNKNOWN_ERROR';
   }
+}
+
+/** A Kubernetes `Status` object, as far as kube-rx reads it. */
+interface KubeStatus {
+  kind?: string;
+  code?: number;
+  reason?: string;
+  message?: string;
+  details?: { retryAfterSeconds?: number };
+}
+
+function isStatus(value: unknown): value is KubeStatus {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Seconds to wait: the Status's own, else the Retry-After header (seconds or an HTTP date). */
+function retryAfter(fromStatus: unknown, header: string | null | undefined): number | undefined {
+  if (typeof fromStatus === 'number' && Number.isFinite(fromStatus) && fromStatus >= 0)
+    return fromStatus;
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^[-+]?\d+(\.\d+)?$/.test(trimmed)) {
+    const seconds = Number(trimmed);
+    return seconds >= 0 ? seconds : undefined;
+  }
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }

@@ -1,6 +1,7 @@
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from './types.js';
-import { linkedAbort } from './sources/linkedAbort.js';
-import { connectWatch, type WatchConnection } from './sources/watchConnection.js';
+import { linkedAbort } from './client/linkedAbort.js';
+import { openWatchStream, type WatchStream } from './client/watchStream.js';
+import { watchPayload } from './sources/watchPayload.js';
 
 /** Events decoded and not yet taken by the consumer, past which the socket is paused. */
 const HIGH_WATER_EVENTS = 1024;
@@ -40,18 +41,19 @@ export async function* watchResource<T = KubernetesObject>(
   let wake: (() => void) | undefined;
   const { controller, unlink } = linkedAbort(signal, () => wake?.());
   // Events are decoded as the bytes arrive and queued for the consumer; past a bound the
-  // connection is paused until the consumer catches up.
+  // stream is paused until the consumer catches up.
   let queue: WatchEvent<T>[] = [];
   let ended = false;
   let paused = false;
-  let connection: WatchConnection | undefined;
+  let stream: WatchStream | undefined;
   try {
-    connection = connectWatch<T>(cluster, resource, options, controller.signal, {
+    const payload = watchPayload(resource, options);
+    stream = openWatchStream<T>(cluster, resource, options, payload, controller.signal, {
       event: (event) => {
         queue.push(event);
         if (queue.length >= HIGH_WATER_EVENTS && !paused) {
           paused = true;
-          connection?.pause();
+          stream?.pause();
         }
         wake?.();
         return true;
@@ -66,7 +68,7 @@ export async function* watchResource<T = KubernetesObject>(
         if (ended) return;
         if (paused) {
           paused = false;
-          connection.resume();
+          stream.resume();
         }
         await new Promise<void>((resolve) => (wake = resolve));
         wake = undefined;
@@ -83,6 +85,6 @@ export async function* watchResource<T = KubernetesObject>(
   } finally {
     unlink();
     controller.abort();
-    connection?.close();
+    stream?.close();
   }
 }

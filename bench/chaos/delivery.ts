@@ -1,4 +1,5 @@
-import { defaultKey, resourceVersionOf } from '../../src/objects/defaultKey.js';
+import { defaultKey } from '../../src/objects/defaultKey.js';
+import { resourceVersionOf } from '../../src/objects/resourceVersionOf.js';
 import type { WatchEvent } from '../../src/types.js';
 
 /**

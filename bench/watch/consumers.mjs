@@ -395,7 +395,10 @@ export const consumers = {
     kubeRx: true,
     label: 'kube-rx decoder, in memory (no I/O)',
     async load({ events }) {
-      const { WatchLineDecoder } = await import(dist('sources/watchLineDecoder.js'));
+      // client/ since the one request core; sources/ in builds before it (--alt runs).
+      const { WatchLineDecoder } = await import(dist('client/watchLineDecoder.js')).catch(
+        () => import(dist('sources/watchLineDecoder.js')),
+      );
       const { lines, modifiedAt } = prebuiltLines(events);
       const chunks = (from, to) => {
         const bytes = Buffer.from(lines.slice(from, to).join('\n') + '\n', 'latin1');

@@ -1,3 +1,4 @@
+import { WatchError } from '../../src/WatchError.js';
 import { describe, expect, it } from '@jest/globals';
 import {
   MAX_DETAIL_CHARS,
@@ -6,11 +7,10 @@ import {
   redactedCause,
   rememberCredentials,
 } from '../../src/client/credentials.js';
-import { networkError, statusToWatchError } from '../../src/client/statusError.js';
 
 describe('statusToWatchError', () => {
   it('takes code, reason, message and retryAfterSeconds from the Status', () => {
-    const error = statusToWatchError(
+    const error = WatchError.fromStatus(
       {
         kind: 'Status',
         code: 429,
@@ -32,7 +32,7 @@ describe('statusToWatchError', () => {
   it.each([[410.5], [0], [999], ['410'], [-1], [null]])(
     'a Status code of %j falls back to the HTTP status',
     (code) => {
-      expect(statusToWatchError({ code }, '/p', { fallbackCode: 503 })).toMatchObject({
+      expect(WatchError.fromStatus({ code }, '/p', { fallbackCode: 503 })).toMatchObject({
         statusCode: 503,
         errorType: 'SYSTEM_ERROR',
       });
@@ -47,7 +47,7 @@ describe('statusToWatchError', () => {
     [new Date(Date.now() + 4500).toUTCString(), expect.any(Number)],
   ])('reads Retry-After %j as %p seconds', (header, seconds) => {
     expect(
-      statusToWatchError(undefined, '/p', { fallbackCode: 503, retryAfterHeader: header })
+      WatchError.fromStatus(undefined, '/p', { fallbackCode: 503, retryAfterHeader: header })
         .retryAfterSeconds,
     ).toEqual(seconds);
   });
@@ -90,6 +90,6 @@ describe('credential redaction', () => {
     const copy = redactedCause(cause);
     expect(copy.message).not.toContain('deep-token-value-2');
     expect((copy as { code?: string }).code).toBe('ECONNREFUSED');
-    expect(networkError('/p', cause).message).not.toContain('deep-token-value-2');
+    expect(WatchError.network('/p', cause).message).not.toContain('deep-token-value-2');
   });
 });

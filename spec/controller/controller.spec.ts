@@ -94,6 +94,19 @@ describe('controller: level-triggered, the object as stored when the run starts'
   });
 });
 
+describe('controller: a deletion is reconciled once', () => {
+  it('runs once with undefined for a change and a deletion that arrive together', async () => {
+    const { fake, runsOf } = await started();
+    await until(() => runsOf('default/web').length === 1, 'the first run');
+    update(fake, 'web', { metadata: { labels: { v: '2' } } });
+    fake.delete(deployments, 'default', 'web');
+    await until(() => runsOf('default/web').some((s) => s.object === undefined), 'a run after it');
+    await sleep(200);
+    expect(runsOf('default/web').filter((s) => s.object === undefined)).toHaveLength(1);
+    expect(runsOf('default/web').at(-1)!.object).toBeUndefined();
+  });
+});
+
 describe('controller: status-only churn does not trigger', () => {
   it('skips a status change, runs on a generation or label change', async () => {
     const { fake, runsOf } = await started();

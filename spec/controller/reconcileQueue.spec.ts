@@ -70,6 +70,22 @@ describe('reconcileQueue: a key triggered while it runs runs once more after tha
   );
 });
 
+describe('reconcileQueue: the diagram of its JSDoc', () => {
+  it(
+    'runs as drawn',
+    marbles((m) => {
+      const three = { ms: 3 };
+      const { reconcile } = scriptedReconcile(m.scheduler, { a: [three, three], b: [three] });
+      const queue = reconcileQueue(reconcile, { ...noLimit, scheduler: m.scheduler });
+      m.expect(m.cold('-a-a-b--------|').pipe(queue)).toBeObservable('----a--A--b---|', {
+        a: report('a', 'done', { durationMs: 3 }),
+        A: report('a', 'done', { durationMs: 3 }),
+        b: report('b', 'done', { durationMs: 3, queuedMs: 2 }),
+      });
+    }),
+  );
+});
+
 describe('reconcileQueue: at most `concurrency` runs at once', () => {
   it(
     'starts a third key only when one of two runs ends',

@@ -1,3 +1,4 @@
+import { WatchError } from '../../src/WatchError.js';
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import {
@@ -9,7 +10,7 @@ import {
   redactSecrets,
   rememberSecret,
 } from '../../src/security/redactSecrets.js';
-import { answerToWatchError, statusToWatchError } from '../../src/client/statusError.js';
+import { answerToWatchError } from '../../src/client/answerToWatchError.js';
 import { RawServer } from '../support/rawServer.js';
 import { everythingFrom } from './support.js';
 
@@ -49,7 +50,7 @@ describe('redactSecrets: redaction before truncation', () => {
   it('a 401 Status with padding, then the token: no part of it in the WatchError, at any offset', () => {
     // "401 Unauthorized: " comes before the Status message in WatchError.message.
     for (const padding of paddings.map((p) => p - '401 Unauthorized: '.length)) {
-      const error = statusToWatchError(
+      const error = WatchError.fromStatus(
         { kind: 'Status', code: 401, reason: 'Unauthorized', message: 'x'.repeat(padding) + TOKEN },
         '/api/v1/pods',
       );

@@ -1,3 +1,4 @@
+import { WatchError } from '../../src/WatchError.js';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import { lastValueFrom, toArray } from 'rxjs';
@@ -8,7 +9,6 @@ import {
   serverTextForMessage,
 } from '../../src/security/sanitizeText.js';
 import { rememberSecret } from '../../src/security/redactSecrets.js';
-import { statusToWatchError, networkError } from '../../src/client/statusError.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import { pods } from '../../src/objects/resources.js';
 import type { WatchEvent } from '../../src/types.js';
@@ -64,7 +64,7 @@ describe('WatchError messages carry no control character of the server', () => {
   });
 
   it('a Status: message and reason replaced; the Status itself kept as data', () => {
-    const error = statusToWatchError(
+    const error = WatchError.fromStatus(
       { kind: 'Status', code: 403, reason: `Forbidden${HOSTILE}`, message: `denied${HOSTILE}` },
       '/api/v1/pods',
     );
@@ -76,7 +76,9 @@ describe('WatchError messages carry no control character of the server', () => {
   });
 
   it('a network failure whose message quotes the server', () => {
-    expect(networkError('/p', new Error(`bad header ${HOSTILE}`)).message).not.toMatch(ANY_CONTROL);
+    expect(WatchError.network('/p', new Error(`bad header ${HOSTILE}`)).message).not.toMatch(
+      ANY_CONTROL,
+    );
   });
 
   it.each([

@@ -2,7 +2,8 @@
 // every event it delivers and every lifecycle step, with wall-clock times, so a spec can wait for
 // a state and then state the whole story.
 import type { Observable, Subscription } from 'rxjs';
-import { defaultKey, resourceVersionOf } from '../../src/objects/defaultKey.js';
+import { defaultKey } from '../../src/objects/defaultKey.js';
+import { resourceVersionOf } from '../../src/objects/resourceVersionOf.js';
 import { isInitialEventsEnd } from '../../src/objects/isInitialEventsEnd.js';
 import type { LifecycleEvent } from '../../src/operators/resume/LifecycleEvent.js';
 import type { KubernetesObject, WatchEvent, WatchObjectEvent } from '../../src/types.js';

@@ -1,22 +1,21 @@
 import { WatchError } from '../WatchError.js';
 import { headerValue, type ResponseBody, type ResponseHead } from '../transport/body.js';
 import { bodyText, decompress, exchange } from '../transport/platform.js';
-import type { RequestMethod } from '../transport/exchange.js';
+import type { RequestMethod } from '../transport/outgoingRequest.js';
 import type { Cluster, Logger, ResolvedConnection } from '../types.js';
-import { concatBytes, utf8Text } from '../transport/bytes.js';
+import { utf8Text } from '../transport/bytes.js';
+import { mergeHeaders } from '../transport/mergeHeaders.js';
+import { contentLength, readBody } from './readBody.js';
 import { resolveConnection } from './resolveConnection.js';
-import { redactSecrets, rememberCredentials } from './credentials.js';
-import { answerToWatchError, networkError } from './statusError.js';
+import { rememberCredentials } from './credentials.js';
+import { answerToWatchError } from './answerToWatchError.js';
 
 /** The most of an error body read to find its Status: error pages can be large, or endless. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** The open body of a streaming answer (a watch, a followed log). */
-export type StreamingBody = ResponseBody;
-
 /** A 2xx answer with its body to read, or the request's failure as a {@link WatchError}. */
 export type StreamOpenResult =
-  { ok: true; body: StreamingBody; head: ResponseHead } | { ok: false; error: WatchError };
+  { ok: true; body: ResponseBody; head: ResponseHead } | { ok: false; error: WatchError };
 
 /**
  * Sends one GET of `resourcePath?query` and returns the open body of a 2xx answer, or the
@@ -55,7 +54,7 @@ export async function openStream(
     try {
       connection = await resolveConnection(cluster, { logger });
     } catch (cause) {
-      return { ok: false, error: unresolved(resourcePath, cause) };
+      return { ok: false, error: WatchError.unauthorized(resourcePath, cause) };
     }
     if (signal.aborted) return aborted(resourcePath);
     const headers: Record<string, string> = { accept, 'user-agent': 'kube-rx' };
@@ -63,7 +62,7 @@ export async function openStream(
     const bytes =
       payload === undefined ? undefined : new TextEncoder().encode(JSON.stringify(payload));
     if (bytes) headers['content-type'] = contentType;
-    const sent = { ...headers, ...lowerCaseKeys(connection.headers) };
+    const sent = mergeHeaders(undefined, headers, connection.headers);
     rememberCredentials(connection.server, sent);
     // A password in the proxy URL is a credential too.
     if (connection.proxy) rememberCredentials(connection.proxy, {});
@@ -78,13 +77,13 @@ export async function openStream(
     });
     if (result.kind === 'aborted') return aborted(resourcePath);
     if (result.kind === 'failed')
-      return { ok: false, error: networkError(resourcePath, result.cause) };
+      return { ok: false, error: WatchError.network(resourcePath, result.cause) };
     const { head, body } = result;
     if (head.statusCode >= 200 && head.statusCode <= 299) return { ok: true, body, head };
     return { ok: false, error: await errorAnswer(head, body, resourcePath) };
   } catch (cause) {
     // Every failure is a result, so that the generator never throws; this one would be a bug.
-    return { ok: false, error: networkError(resourcePath, cause) };
+    return { ok: false, error: WatchError.network(resourcePath, cause) };
   }
 }
 
@@ -108,25 +107,14 @@ export async function requestText(
     logger,
   });
   if (!opened.ok) return opened;
-  const read = await readBody(opened.body, limit, contentLength(opened.head));
-  if (signal.aborted) return aborted(resourcePath);
-  if (!read.ok)
-    return {
-      ok: false,
-      error: networkError(resourcePath, read.cause, 'reading the answer failed'),
-    };
-  if (read.truncated) {
-    return {
-      ok: false,
-      error: networkError(resourcePath, new Error(`the answer is longer than ${limit} bytes`)),
-    };
-  }
+  const read = await readAnswer(opened, resourcePath, signal, limit);
+  if (!read.ok) return read;
   let bytes = read.bytes;
   const encoding = headerValue(opened.head, 'content-encoding')?.trim().toLowerCase();
   try {
     bytes = await decompress(bytes, encoding, limit);
   } catch (cause) {
-    const error = networkError(resourcePath, cause, 'the answer could not be decompressed');
+    const error = WatchError.network(resourcePath, cause, 'the answer could not be decompressed');
     return { ok: false, error };
   }
   return { ok: true, text: bodyText(bytes) };
@@ -170,15 +158,8 @@ export async function requestJson<T = unknown>(
     logger,
   });
   if (!opened.ok) return opened;
-  const read = await readBody(opened.body, limit, contentLength(opened.head));
-  if (signal.aborted) return aborted(path);
-  if (!read.ok)
-    return { ok: false, error: networkError(path, read.cause, 'reading the answer failed') };
-  if (read.truncated)
-    return {
-      ok: false,
-      error: networkError(path, new Error(`the answer is longer than ${limit} bytes`)),
-    };
+  const read = await readAnswer(opened, path, signal, limit);
+  if (!read.ok) return read;
   const text = utf8Text(read.bytes);
   try {
     return {
@@ -189,64 +170,30 @@ export async function requestJson<T = unknown>(
   } catch {
     return {
       ok: false,
-      error: new WatchError(`the answer is not JSON (${path})`, {
-        errorType: 'PARSE_ERROR',
-        statusCode: opened.head.statusCode,
-        resourcePath: path,
-      }),
+      error: WatchError.parse(path, 'the answer is not JSON', undefined, opened.head.statusCode),
     };
   }
 }
 
-/** The most a body's announced length makes {@link readBody} allocate before its bytes come. */
-const MAX_PREALLOCATED_BYTES = 64 * 1024 * 1024;
-
-/** The answer's Content-Length, when it has a plausible one. */
-function contentLength(head: ResponseHead): number | undefined {
-  const value = headerValue(head, 'content-length');
-  if (value === undefined || !/^\d{1,15}$/.test(value.trim())) return undefined;
-  return Number(value);
-}
-
-/**
- * Reads a body to its end, or up to `limit` bytes (then releases it: `truncated`). With the
- * body's announced `length` (up to 64 MiB), its bytes are copied once into one array of that
- * size; a body that turns out longer goes on in chunks, like one of unknown length.
- */
-export function readBody(
-  body: ResponseBody,
+/** The whole body of a 2xx answer, up to `limit` bytes; longer, broken or aborted: an error. */
+async function readAnswer(
+  { body, head }: { body: ResponseBody; head: ResponseHead },
+  resourcePath: string,
+  signal: AbortSignal,
   limit: number,
-  length?: number,
-): Promise<{ ok: true; bytes: Uint8Array; truncated: boolean } | { ok: false; cause: unknown }> {
-  return new Promise((resolve) => {
-    const chunks: Uint8Array[] = [];
-    let whole =
-      length !== undefined && length <= Math.min(limit, MAX_PREALLOCATED_BYTES)
-        ? new Uint8Array(length)
-        : undefined;
-    let size = 0;
-    const read = (): Uint8Array =>
-      whole !== undefined ? whole.subarray(0, size) : concatBytes(chunks, size);
-    body.start({
-      bytes: (buffer, start, end) => {
-        const take = Math.min(end - start, limit - size);
-        // A copy: the bytes are only valid during the call.
-        if (whole !== undefined && size + take <= whole.length) {
-          whole.set(buffer.subarray(start, start + take), size);
-        } else {
-          if (whole !== undefined) chunks.push(whole.subarray(0, size));
-          whole = undefined;
-          chunks.push(new Uint8Array(buffer.subarray(start, start + take)));
-        }
-        size += take;
-        if (size < limit) return true;
-        resolve({ ok: true, bytes: read(), truncated: true });
-        return false;
-      },
-      end: () => resolve({ ok: true, bytes: read(), truncated: false }),
-      fail: (cause) => resolve({ ok: false, cause }),
-    });
-  });
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: WatchError }> {
+  const read = await readBody(body, limit, contentLength(head));
+  if (signal.aborted) return aborted(resourcePath);
+  if (!read.ok)
+    return {
+      ok: false,
+      error: WatchError.network(resourcePath, read.cause, 'reading the answer failed'),
+    };
+  if (read.truncated) {
+    const cause = new Error(`the answer is longer than ${limit} bytes`);
+    return { ok: false, error: WatchError.network(resourcePath, cause) };
+  }
+  return { ok: true, bytes: read.bytes };
 }
 
 /**
@@ -262,7 +209,7 @@ async function errorAnswer(
   const read = await readBody(body, MAX_ERROR_BODY_BYTES);
   body.release();
   if (!read.ok)
-    return networkError(resourcePath, read.cause, `a malformed ${head.statusCode} answer`);
+    return WatchError.network(resourcePath, read.cause, `a malformed ${head.statusCode} answer`);
   return answerToWatchError(
     {
       statusCode: head.statusCode,
@@ -274,29 +221,7 @@ async function errorAnswer(
   );
 }
 
-function unresolved(resourcePath: string, cause: unknown): WatchError {
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return new WatchError(redactSecrets(`could not resolve credentials: ${why} (${resourcePath})`), {
-    errorType: 'UNAUTHORIZED_ERROR',
-    statusCode: 401,
-    resourcePath,
-  });
-}
-
 /** The result of a request that `signal` aborted. */
-export function aborted(resourcePath: string): { ok: false; error: WatchError } {
-  return {
-    ok: false,
-    error: new WatchError(`aborted (${resourcePath})`, {
-      errorType: 'SYSTEM_ERROR',
-      statusCode: 0,
-      resourcePath,
-    }),
-  };
-}
-
-function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers ?? {})) out[key.toLowerCase()] = String(value);
-  return out;
+function aborted(resourcePath: string): { ok: false; error: WatchError } {
+  return { ok: false, error: WatchError.aborted(resourcePath) };
 }

@@ -1,14 +1,12 @@
-import type { Observable } from 'rxjs';
 import {
-  asapScheduler,
   asyncScheduler,
+  Observable,
   defer,
   EMPTY,
   filter,
   from,
   merge,
   mergeMap,
-  observeOn,
   retry,
   timer,
   type ObservableInput,
@@ -149,10 +147,11 @@ export function controller<T extends KubernetesObject>(
         : EMPTY;
     // Nothing runs before every store is synced (the sync then triggers every primary key).
     // Events reach the stores and these triggers in no set order: a microtask later, the store a
-    // run reads holds the change that triggered it.
+    // run reads holds the change that triggered it, and a key triggered by several events of one
+    // chunk (MODIFIED then DELETED) is triggered once, not once more after the run they started.
     const triggers = merge(primaryKeys, ...ownedKeys, ...watchedKeys, resync).pipe(
       filter(() => synced),
-      observeOn(asapScheduler),
+      coalesceInMicrotask,
     );
 
     return merge(storeKeys, triggers).pipe(
@@ -162,6 +161,31 @@ export function controller<T extends KubernetesObject>(
         queueConfig,
       ),
     );
+  });
+}
+
+/** The keys that arrived since the last microtask, each once, a microtask later. */
+function coalesceInMicrotask(keys: Observable<string>): Observable<string> {
+  return new Observable<string>((subscriber) => {
+    let pending = new Set<string>();
+    let closed = false;
+    const flush = () => {
+      const batch = pending;
+      pending = new Set();
+      for (const key of batch) if (!closed) subscriber.next(key);
+    };
+    const subscription = keys.subscribe({
+      next: (key) => {
+        if (pending.size === 0) queueMicrotask(flush);
+        pending.add(key);
+      },
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => queueMicrotask(() => (flush(), subscriber.complete())),
+    });
+    return () => {
+      closed = true;
+      subscription.unsubscribe();
+    };
   });
 }
 

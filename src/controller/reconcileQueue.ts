@@ -26,10 +26,10 @@ import type { ReconcileReport } from './ReconcileReport.js';
  * - Every timer goes through `scheduler`: marble specs drive it in virtual time.
  *
  * ```
- * keys:                  -a-a-b-a------|
- * reconcile:             each run takes 3 ms, succeeds
- * reconcileQueue(r):     -----a--b--a--|   (a ran once for 2 triggers while waiting,
- *                                           once more for the trigger during its run)
+ * keys:                  -a-a-b--------|
+ * reconcile:             each run takes 3 ms and succeeds; concurrency 1
+ * reconcileQueue(r):     ----a--a--b---|   (a triggered during its run runs once more;
+ *                                           b, ready at 5, waits for that run)
  * ```
  *
  * @example

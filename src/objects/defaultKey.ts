@@ -1,11 +1,4 @@
-import type { KubernetesObject } from '../types.js';
-
-type Metadata = KubernetesObject['metadata'];
-
-/** An object's metadata, if it is an object with any. */
-export function metadataOf(object: unknown): Metadata | undefined {
-  return (object as KubernetesObject | null | undefined)?.metadata;
-}
+import { metadataOf } from './metadataOf.js';
 
 /**
  * The key client-go's cache uses: `namespace/name`, or `name` for a cluster-scoped object.
@@ -33,14 +26,7 @@ const lastKeyed: { namespace: string | undefined; name: string; key: string } = 
   key: '',
 };
 
+/** The key of `name` in `namespace` (`namespace/name`), or `name` alone when cluster-scoped. */
 export function namespacedKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
-}
-
-/** The resourceVersion an object event stands for: the event's own, else its object's. */
-export function resourceVersionOf(event: {
-  object: unknown;
-  resourceVersion?: string;
-}): string | undefined {
-  return event.resourceVersion ?? metadataOf(event.object)?.resourceVersion;
 }

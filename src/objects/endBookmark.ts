@@ -1,5 +1,5 @@
 import type { WatchObjectEvent } from '../types.js';
-import { metadataOf } from './defaultKey.js';
+import { metadataOf } from './metadataOf.js';
 
 /**
  * The annotation the API server puts on the BOOKMARK that ends a watch's initial events.

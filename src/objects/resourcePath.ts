@@ -88,14 +88,8 @@ export function assertSegment(
 ): asserts value is string {
   if (typeof value !== 'string' || !isValidSegment(kind, value)) {
     const what = kind === 'apiVersion' ? 'API version' : 'name';
-    throw new WatchError(
-      `invalid ${kind} ${JSON.stringify(value)}: not a valid Kubernetes ${what}`,
-      {
-        errorType: 'BAD_REQUEST',
-        statusCode: 400,
-        resourcePath: pathForMessage,
-      },
-    );
+    const message = `invalid ${kind} ${JSON.stringify(value)}: not a valid Kubernetes ${what}`;
+    throw WatchError.badRequest(pathForMessage, message);
   }
 }
 

@@ -1,20 +1,10 @@
-import {
-  type Observable,
-  ReplaySubject,
-  asyncScheduler,
-  defer,
-  share,
-  timer,
-  type SchedulerLike,
-} from 'rxjs';
+import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import { SharedWatch } from './share/SharedWatch.js';
 import type { Indexers } from './store/IndexedObjects.js';
 import { resilientWatch, type ResilientWatchConfig } from './resilientWatch.js';
-import { resumeFromResourceVersion } from './resumeFromResourceVersion.js';
 import { toStore, type Store, type ToStoreConfig } from './toStore.js';
-import { withBookmarks } from './withBookmarks.js';
 
 /**
  * Configuration of {@link createInformers}.
@@ -122,15 +112,14 @@ export function createInformers(config: InformersConfig = {}): Informers {
     const identity = requestIdentity(resource, options);
     let shared = watches.get(identity);
     if (!shared) {
-      const upstream = defer(() => {
-        if (!source)
-          return resilientWatch(cluster, resource, options, { ...resilience, scheduler });
-        const { bookmarks, ...resume } = resilience;
-        return source(cluster, resource, options).pipe(
-          withBookmarks({ scheduler, ...bookmarks }),
-          resumeFromResourceVersion({ ...resume, scheduler }),
-        );
-      });
+      // `source` (a marble source in tests) goes through resilientWatch like fromWatch does.
+      const upstream = defer(() =>
+        resilientWatch(cluster, resource, options, {
+          ...resilience,
+          scheduler,
+          ...(source && { source }),
+        }),
+      );
       const created = new SharedWatch(upstream, linger, scheduler, () => {
         size--;
         if (watches.get(identity) === created) watches.delete(identity);
@@ -156,21 +145,13 @@ export function createInformers(config: InformersConfig = {}): Informers {
       defer(() => {
         const shared = sharedWatch(cluster, resource, options);
         const identity = storeIdentity(storeConfig as InformerStoreConfig<unknown, string>);
-        return shared.store(identity, () =>
-          // One fold per shared store, holding the upstream without lingering itself: the store's
-          // own linger is the one the user asked for.
-          shared.events(false).pipe(
+        return shared.store(identity, (events) =>
+          events.pipe(
             toStore({ key: storeConfig.key, indexes: storeConfig.indexes } as ToStoreConfig<
               any,
               never,
               string
             >),
-            share({
-              connector: () => new ReplaySubject(1),
-              resetOnError: true,
-              resetOnComplete: true,
-              resetOnRefCountZero: linger > 0 ? () => timer(linger, scheduler) : true,
-            }),
           ),
         ) as Observable<Store<T, I>>;
       }),

@@ -1,6 +1,6 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import { changedBy, type ChangedByConfig } from './changedBy.js';
-import { metadataOf } from '../objects/defaultKey.js';
+import { metadataOf } from '../objects/metadataOf.js';
 import { type AnyWatchEvent } from '../objects/AnyWatchEvent.js';
 import type { ObjectOfEvent } from './objects.js';
 

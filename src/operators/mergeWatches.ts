@@ -94,15 +94,6 @@ export function mergeWatches<S extends Record<string, Observable<WatchEvent<any>
 }
 
 function asWatchError(error: unknown, source: string): WatchError {
-  if (error instanceof WatchError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  // Node.js system errors (ECONNRESET, ETIMEDOUT...) carry `syscall`; they are network trouble,
-  // which the rest of kube-rx reports as SYSTEM_ERROR with status 0.
-  const system = typeof (error as { syscall?: unknown } | null)?.syscall === 'string';
-  return new WatchError(`source '${source}' failed: ${message}`, {
-    errorType: system ? 'SYSTEM_ERROR' : 'UNKNOWN_ERROR',
-    statusCode: 0,
-    resourcePath: '',
-    cause: error,
-  });
+  // Node.js system errors (ECONNRESET, ETIMEDOUT...) are network trouble: SYSTEM_ERROR, status 0.
+  return WatchError.from(error, `source '${source}' failed`);
 }

@@ -1,4 +1,4 @@
-import { metadataOf } from '../objects/defaultKey.js';
+import { metadataOf } from '../objects/metadataOf.js';
 
 /**
  * A ready indexer for `toStore({ indexes })`: files an object under the uid of each of its

@@ -53,11 +53,7 @@ export function withBookmarks<T = KubernetesObject>(
   return (input) => {
     const source = requireWatchSource(input, 'withBookmarks');
     const idleError = (message: string, namespace: string | undefined) =>
-      new WatchError(message, {
-        errorType: 'SYSTEM_ERROR',
-        statusCode: 0,
-        resourcePath: describeResourcePath(source.resource, namespace),
-      });
+      WatchError.idle(message, describeResourcePath(source.resource, namespace));
     const init = sourceInit(source);
     return createWatchSource<T>({
       ...init,

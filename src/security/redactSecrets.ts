@@ -135,7 +135,7 @@ export function redactDeep<T>(value: T, depth = 0): T {
  * stack or properties of the original (they may hold a URL or headers).
  *
  * @example
- * new WatchError(message, { ...init, cause: redactedCause(error) });
+ * const init = { errorType: 'SYSTEM_ERROR', statusCode: 0, resourcePath, cause: redactedCause(error) };
  */
 export function redactedCause(cause: unknown): Error {
   const original = cause instanceof Error ? cause : new Error(String(cause));

@@ -70,7 +70,7 @@ export function escapeJsonControlCharacters(json: string): string {
  * ```
  *
  * @example
- * new WatchError(serverTextForMessage(`${code}: ${status.message} (${path})`), init);
+ * const message = serverTextForMessage(`${code}: ${status.message} (${path})`);
  */
 export function serverTextForMessage(text: string, maxChars = MAX_DETAIL_CHARS): string {
   return redactSecrets(replaceControlCharacters(redactSecrets(text, Infinity)), maxChars);

@@ -19,9 +19,3 @@ export function objectDecoder(
   }
   return transform;
 }
-
-/** The message of a transform that threw, without the object (not ours to print). */
-export function transformFailure(cause: unknown): string {
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return `the transform threw: ${why.slice(0, 200)}`;
-}

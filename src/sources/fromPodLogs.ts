@@ -1,11 +1,11 @@
+import { WatchError } from '../WatchError.js';
 import { Observable } from 'rxjs';
 import type { Cluster } from '../types.js';
-import { openStream } from '../client/request.js';
-import { streamResponse } from './streamResponse.js';
-import { LineFramer } from './lineFramer.js';
+import { linkedAbort } from '../client/linkedAbort.js';
+import { streamRequest } from '../client/streamRequest.js';
+import { LineFramer } from '../client/lineFramer.js';
 import { assertSegment, resourcePath } from '../objects/resourcePath.js';
-import { badRequest, networkError, parseError } from '../client/statusError.js';
-import { DEFAULT_MAX_LINE_BYTES } from './watchLineDecoder.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../client/watchLineDecoder.js';
 
 /** Which log lines {@link fromPodLogs} reads. */
 export interface PodLogsOptions {
@@ -77,7 +77,9 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
       const value = options[key];
       if (value === undefined) continue;
       if (!(Number.isInteger(value) && value >= 0)) {
-        subscriber.error(badRequest(path, `${key} must be a whole number, not ${value}`));
+        subscriber.error(
+          WatchError.badRequest(path, `${key} must be a whole number, not ${value}`),
+        );
         return;
       }
       query.set(key, String(value));
@@ -85,28 +87,31 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
     if (timestamps) query.set('timestamps', 'true');
     if (previous) query.set('previous', 'true');
 
-    const tooLong = () => parseError(path, 'a log line is longer than maxLineBytes');
+    const tooLong = () => WatchError.parse(path, 'a log line is longer than maxLineBytes');
     const framer = new LineFramer((line) => (subscriber.next(line), !subscriber.closed), {
       maxLineBytes,
       skipBlank: false,
     });
-    return streamResponse(
-      subscriber,
-      options.signal,
-      (signal) => openStream(cluster, path, query, signal, { accept: 'text/plain, */*' }),
-      {
-        failed: (error) => subscriber.error(error),
-        bytes: (buffer, start, end) => {
-          if (framer.write(buffer, start, end) || !framer.tooLong) return true;
-          subscriber.error(tooLong());
-          return false;
-        },
-        end: () => {
-          if (framer.end() || !framer.tooLong) subscriber.complete();
-          else subscriber.error(tooLong());
-        },
-        broken: (cause) => subscriber.error(networkError(path, cause, 'the log stream failed')),
+    if (options.signal?.aborted) return subscriber.complete();
+    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
+    const accept = 'text/plain, */*';
+    const request = { path, query, accept, broken: 'the log stream failed' };
+    const stream = streamRequest(cluster, request, controller.signal, {
+      failed: (error) => subscriber.error(error),
+      bytes: (buffer, start, end) => {
+        if (framer.write(buffer, start, end) || !framer.tooLong) return !subscriber.closed;
+        subscriber.error(tooLong());
+        return false;
       },
-    );
+      end: () => {
+        if (framer.end() || !framer.tooLong) subscriber.complete();
+        else subscriber.error(tooLong());
+      },
+    });
+    return () => {
+      unlink();
+      controller.abort();
+      stream.close();
+    };
   });
 }

@@ -1,9 +1,8 @@
-import { Observable } from 'rxjs';
-import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
+import type { Cluster, KubernetesObject, ResourceRef, WatchOptions } from '../types.js';
 import { fromList } from './fromList.js';
 import { createWatchSource, type WatchSource } from './WatchSource.js';
-import { linkedAbort } from './linkedAbort.js';
-import { connectWatch } from './watchConnection.js';
+import { watchStreamEvents } from '../client/watchStreamEvents.js';
+import { watchPayload } from './watchPayload.js';
 
 /**
  * A cold Observable of one watch: each subscription sends one request with exactly the request,
@@ -38,32 +37,8 @@ export function fromWatch<T = KubernetesObject>(
     cluster,
     resource,
     options,
-    connect: (connectionOptions) => watchConnection<T>(cluster, resource, connectionOptions),
+    connect: (watchOptions) =>
+      watchStreamEvents<T>(cluster, resource, watchOptions, watchPayload(resource, watchOptions)),
     list: (listOptions) => fromList<T>(cluster, resource, listOptions),
-  });
-}
-
-/**
- * One connection over the watch core. Events go straight from the decoder into the subscriber,
- * with no generator step or promise per event; decoding stops at the event after which the
- * subscriber is closed.
- */
-function watchConnection<T>(
-  cluster: Cluster,
-  resource: ResourceRef<T>,
-  options: WatchOptions,
-): Observable<WatchEvent<T>> {
-  return new Observable<WatchEvent<T>>((subscriber) => {
-    if (options.signal?.aborted) return subscriber.complete();
-    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
-    const connection = connectWatch<T>(cluster, resource, options, controller.signal, {
-      event: (event) => (subscriber.next(event), !subscriber.closed),
-      end: () => subscriber.complete(),
-    });
-    return () => {
-      unlink();
-      controller.abort();
-      connection.close();
-    };
   });
 }

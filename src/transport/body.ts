@@ -42,26 +42,76 @@ export function headerValue(head: ResponseHead, name: string): string | undefine
 }
 
 /**
- * Holds what a protocol delivers before the consumer calls `start()`, and hands the rest over
- * as it comes. Protocol adapters extend it and implement the flow control.
+ * Where one exchange is, as its protocol adapter ({@link ExchangeBody}) sees it. Each event is a
+ * method of ExchangeBody (or of the adapter's `release()`); what is told happens once, on the
+ * transition, and bytes are delivered in `answered` only:
+ *
+ * | from      | event                                   | to        | told                               |
+ * |-----------|-----------------------------------------|-----------|------------------------------------|
+ * | waiting   | the head arrives (`answer`)             | answered  | settles `answer`, with this body   |
+ * | waiting   | the request fails (`failWith`)          | failed    | settles `failed`                   |
+ * | waiting   | `signal` aborts (`release`)             | released  | settles `aborted`                  |
+ * | waiting   | HTTP/2 refused the stream (`refuse`)    | refused   | nothing: the request is sent anew  |
+ * | answered  | the body ends (`deliverEnd`)            | ended     | the sink's `end` (held until start)  |
+ * | answered  | the body breaks (`failWith`)            | failed    | the sink's `fail` (held until start) |
+ * | answered  | `release()`, or `signal` aborts         | released  | nothing more                       |
+ * | ended, failed, released, refused | any            | (stays)   | nothing                            |
+ *
+ * @example
+ * if (exchange.phase === 'answered') exchange.resume();
  */
-export abstract class BufferedBody implements ResponseBody {
+export type ExchangePhase = 'waiting' | 'answered' | 'ended' | 'failed' | 'released' | 'refused';
+
+/**
+ * How an exchange uses its connection (an undici request, an HTTP/2 stream), beside its
+ * {@link ExchangePhase}: the connection is told once when it is free again.
+ *
+ * | from    | event                                                  | to      |
+ * |---------|--------------------------------------------------------|---------|
+ * | queued  | the request starts on a connection, or its stream opens | running |
+ * | queued  | it fails or is dropped before that                     | done    |
+ * | running | the response ends or fails, the stream closes          | done    |
+ *
+ * @example
+ * let use: ConnectionUse = 'queued';
+ */
+export type ConnectionUse = 'queued' | 'running' | 'done';
+
+/**
+ * The answer to one request as its protocol adapter sees it, in {@link ExchangePhase}s: settled
+ * once (its head, a failure or an abort of `signal`), then its body. What arrives before the
+ * consumer calls `start()` is held (chunks, then the end or the failure) and handed over then;
+ * nothing is told once the consumer released it. Adapters implement the flow control and
+ * `release()`, which begins with {@link ExchangeBody.toReleased}.
+ */
+export abstract class ExchangeBody implements ResponseBody {
+  /** See {@link ExchangePhase}. */
+  phase: ExchangePhase = 'waiting';
   protected sink: BodySink | undefined;
-  /** Released, ended or failed: nothing more is delivered. */
-  protected closed = false;
   private early: Uint8Array[] = [];
-  private earlyEnd = false;
-  private earlyFailure: { cause: unknown } | undefined;
+  /** Why the body broke (phase `failed` after the head), for a sink that starts later. */
+  private failure: unknown;
+  /** Settles the request once; undefined after. */
+  private settle: ((result: ExchangeResult) => void) | undefined;
+
+  constructor(
+    protected readonly signal: AbortSignal,
+    settle: (result: ExchangeResult) => void,
+  ) {
+    this.settle = settle;
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
 
   start(sink: BodySink): void {
     this.sink = sink;
+    if (this.phase === 'released') return;
     const early = this.early;
     this.early = [];
     for (const chunk of early) {
       if (!sink.bytes(chunk, 0, chunk.length)) return this.release();
     }
-    if (this.earlyFailure) sink.fail(this.earlyFailure.cause);
-    else if (this.earlyEnd) sink.end();
+    if (this.phase === 'failed') sink.fail(this.failure);
+    else if (this.phase === 'ended') sink.end();
     else this.resume();
   }
 
@@ -69,68 +119,67 @@ export abstract class BufferedBody implements ResponseBody {
   abstract resume(): void;
   abstract release(): void;
 
+  /** waiting -> answered: the head arrived, the request settles with this body. */
+  protected answer(head: ResponseHead): void {
+    if (this.phase !== 'waiting') return;
+    this.phase = 'answered';
+    this.settleWith({ kind: 'answer', head, body: this });
+  }
+
   /** A chunk from the protocol: delivered, or held until `start()`. */
   protected deliver(chunk: Uint8Array): void {
-    if (this.closed) return;
+    if (this.phase !== 'answered') return;
     if (!this.sink) {
       this.early.push(chunk);
       this.pause();
     } else if (!this.sink.bytes(chunk, 0, chunk.length)) this.release();
   }
 
+  /** answered -> ended. */
   protected deliverEnd(): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.sink) this.sink.end();
-    else this.earlyEnd = true;
+    if (this.phase !== 'answered') return;
+    this.phase = 'ended';
+    this.sink?.end();
   }
 
-  protected deliverFailure(cause: unknown): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.sink) this.sink.fail(cause);
-    else this.earlyFailure = { cause };
-  }
-}
-
-/**
- * The answer to one request as its protocol adapter sees it: settled once (its head, a failure
- * or an abort of `signal`), then its body. A failure after the head breaks the body instead,
- * and nothing is told once the consumer released it.
- */
-export abstract class ExchangeBody extends BufferedBody {
-  /** The consumer (or `signal`) gave the exchange up. */
-  protected released = false;
-  private settled = false;
-
-  constructor(
-    protected readonly signal: AbortSignal,
-    private readonly settle: (result: ExchangeResult) => void,
-  ) {
-    super();
-    signal.addEventListener('abort', this.onAbort, { once: true });
-  }
-
-  /** The head arrived: the request settles with this body. */
-  protected answer(head: ResponseHead): void {
-    this.finish({ kind: 'answer', head, body: this });
-  }
-
-  /** The request or its body failed: before the head a `failed` result, after it a broken body. */
+  /** waiting -> failed (a `failed` result), or answered -> failed (a broken body). */
   protected failWith(cause: unknown): void {
-    if (!this.settled) {
-      this.finish(this.released ? { kind: 'aborted' } : { kind: 'failed', cause });
-    } else if (!this.released) this.deliverFailure(cause);
+    if (this.phase === 'waiting') {
+      this.phase = 'failed';
+      this.settleWith({ kind: 'failed', cause });
+    } else if (this.phase === 'answered') {
+      this.phase = 'failed';
+      this.failure = cause;
+      this.sink?.fail(cause);
+    }
   }
 
-  protected readonly onAbort = (): void => {
-    this.release();
-    this.finish({ kind: 'aborted' });
-  };
+  /**
+   * waiting or answered -> released (from waiting the request settles `aborted`); false when it
+   * was over already, and the adapter has nothing to cancel.
+   */
+  protected toReleased(): boolean {
+    const from = this.phase;
+    if (from !== 'waiting' && from !== 'answered') return false;
+    this.phase = 'released';
+    this.signal.removeEventListener('abort', this.onAbort);
+    if (from === 'waiting') this.settleWith({ kind: 'aborted' });
+    return true;
+  }
 
-  private finish(result: ExchangeResult): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.settle(result);
+  /** waiting -> refused: given up without settling, to be sent anew (HTTP/2 REFUSED_STREAM). */
+  protected refuse(): boolean {
+    if (this.phase !== 'waiting') return false;
+    this.phase = 'refused';
+    this.signal.removeEventListener('abort', this.onAbort);
+    return true;
+  }
+
+  protected readonly onAbort = (): void => this.release();
+
+  private settleWith(result: ExchangeResult): void {
+    const settle = this.settle;
+    this.settle = undefined;
+    settle?.(result);
   }
 }

@@ -1,9 +1,8 @@
 import type { ResolvedConnection } from '../types.js';
 import type { ExchangeResult } from './body.js';
-import { connectionsFor } from './connections.js';
-import type { OutgoingRequest, RequestMethod } from './http1Exchange.js';
-
-export type { RequestMethod } from './http1Exchange.js';
+import { connectionsFor } from './targetConnections.js';
+import { mergeHeaders } from './mergeHeaders.js';
+import type { OutgoingRequest, RequestMethod } from './outgoingRequest.js';
 
 /** One request, as the sources ask for it. */
 export interface ExchangeRequest {
@@ -38,11 +37,7 @@ export async function exchange(
     const url = new URL(connection.server);
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
       throw new Error(`unsupported protocol ${url.protocol}`);
-    const headers = { ...request.headers, ...lowerCaseKeys(connection.headers) };
-    if ((url.username || url.password) && headers.authorization === undefined) {
-      const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-      headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
-    }
+    const headers = mergeHeaders(url, request.headers, connection.headers);
     const connections = connectionsFor({
       origin: url.origin,
       tls: connection.tls,
@@ -72,13 +67,4 @@ export async function exchange(
     // Options refused before anything is sent (an unparsable URL, a port out of range...).
     return request.signal.aborted ? { kind: 'aborted' } : { kind: 'failed', cause };
   }
-}
-
-function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers) return out;
-  for (const [key, value] of Object.entries(headers)) {
-    if (value !== undefined && value !== null) out[key.toLowerCase()] = String(value);
-  }
-  return out;
 }

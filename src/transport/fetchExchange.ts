@@ -4,6 +4,7 @@
 import type { ResolvedConnection } from '../types.js';
 import type { BodySink, ExchangeResult, ResponseBody, ResponseHeaders } from './body.js';
 import type { ExchangeRequest } from './exchange.js';
+import { mergeHeaders } from './mergeHeaders.js';
 
 /** Request headers that are the browser's to set (fetch drops or refuses them). */
 const BROWSER_OWNED = new Set(['user-agent', 'accept-encoding', 'connection', 'host']);
@@ -89,25 +90,9 @@ function requestHeaders(
   request: Record<string, string>,
   connection: Record<string, string> | undefined,
 ): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const source of [request, connection ?? {}]) {
-    for (const [key, value] of Object.entries(source)) {
-      const name = key.toLowerCase();
-      if (value !== undefined && value !== null && !BROWSER_OWNED.has(name))
-        headers[name] = String(value);
-    }
-  }
-  if ((url.username || url.password) && headers.authorization === undefined) {
-    const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-    headers.authorization = `Basic ${base64(user)}`;
-  }
+  const headers = mergeHeaders(url, request, connection);
+  for (const name of BROWSER_OWNED) delete headers[name];
   return headers;
-}
-
-function base64(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }
 
 /**

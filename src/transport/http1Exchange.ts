@@ -1,25 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { ExchangeBody, type ExchangeResult } from './body.js';
-
-/** The methods kube-rx sends: reads, and the writes of Leases and the test kit. */
-export type RequestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** What an exchange sends: a request of `path` on `origin`. */
-export interface OutgoingRequest {
-  origin: string;
-  method: RequestMethod;
-  /** The body of a write; none for a GET. */
-  body?: Uint8Array;
-  /** Path and query, already encoded. */
-  path: string;
-  headers: Record<string, string>;
-  signal: AbortSignal;
-  /** The TLS server name, when it is not the origin's host (`tls-server-name`). */
-  servername?: string;
-  /** Called once the request is being written (nothing awaiting it runs before the write). */
-  onSent?: () => void;
-}
+import { ExchangeBody, type ConnectionUse, type ExchangeResult } from './body.js';
+import type { OutgoingRequest } from './outgoingRequest.js';
 
 /**
  * Sends one request through an undici dispatcher with a dispatch handler: body chunks go to the
@@ -62,8 +44,8 @@ export interface ExchangeHooks {
 
 class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
-  private over = false;
-  private running = false;
+  /** See {@link ConnectionUse}: queued until undici starts it on a connection. */
+  private use: ConnectionUse = 'queued';
 
   constructor(
     signal: AbortSignal,
@@ -77,9 +59,9 @@ class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     // Aborted while the request waited for a connection: it is not sent.
-    if (this.released) controller.abort(abortError());
+    if (this.phase === 'released') controller.abort(abortError());
     else {
-      this.running = true;
+      this.use = 'running';
       // undici writes the request right after this call, before anything awaiting it runs
       // (its onRequestSent does not reach handlers of this API).
       this.sent?.();
@@ -94,7 +76,7 @@ class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler 
   ): void {
     this.controller = controller;
     // 100 Continue, 103 Early Hints...: the answer is still to come.
-    if (this.released || statusCode < 200) return;
+    if (this.phase !== 'waiting' || statusCode < 200) return;
     // Nothing is read past the head until a consumer starts reading.
     controller.pause();
     this.answer({ statusCode, statusText: statusMessage ?? '', headers });
@@ -121,25 +103,20 @@ class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler 
   }
 
   resume(): void {
-    if (this.sink && !this.closed) this.controller?.resume();
+    if (this.sink && this.phase === 'answered') this.controller?.resume();
   }
 
   release(): void {
-    if (this.released) return;
-    this.released = true;
-    this.signal.removeEventListener('abort', this.onAbort);
-    const ended = this.closed;
-    this.closed = true;
-    if (ended || this.over) return;
+    if (!this.toReleased() || this.use === 'done') return;
     // Running: its socket is closed. Waiting for a connection: it is dropped when it gets one.
-    if (this.running) this.hooks.cancel();
+    if (this.use === 'running') this.hooks.cancel();
     else this.controller?.abort(abortError());
   }
 
+  /** running (or queued) -> done: the connection is free again. */
   private finished(): void {
-    if (this.over) return;
-    this.over = true;
-    this.running = false;
+    if (this.use === 'done') return;
+    this.use = 'done';
     this.hooks.done();
   }
 }

@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import { Client, type buildConnector } from 'undici';
 import type { ExchangeResult } from './body.js';
-import { sendThrough, type OutgoingRequest } from './http1Exchange.js';
+import { sendThrough } from './http1Exchange.js';
+import type { OutgoingRequest } from './outgoingRequest.js';
 import { transportSettings } from './settings.js';
 
 /** One connection: an undici Client that never pipelines, and the socket it is on. */

@@ -1,7 +1,7 @@
 import http2 from 'node:http2';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ExchangeBody, type ExchangeResult } from './body.js';
-import type { OutgoingRequest } from './http1Exchange.js';
+import { ExchangeBody, type ConnectionUse, type ExchangeResult } from './body.js';
+import type { OutgoingRequest } from './outgoingRequest.js';
 import { transportSettings } from './settings.js';
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants;
@@ -27,8 +27,8 @@ const CONNECTION_HEADERS = new Set([
  */
 export class Http2Exchange extends ExchangeBody {
   private stream: http2.ClientHttp2Stream | undefined;
-  /** The response head arrived. */
-  private answered = false;
+  /** See {@link ConnectionUse}: queued until its stream opens on a session. */
+  private use: ConnectionUse = 'queued';
   private headTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -44,7 +44,7 @@ export class Http2Exchange extends ExchangeBody {
 
   /** Opens the stream on `session`. */
   open(session: http2.ClientHttp2Session): void {
-    if (this.released) return this.over();
+    if (this.phase !== 'waiting') return this.over();
     const { method, body, path } = this.request;
     const headers: http2.OutgoingHttpHeaders = { ':method': method, ':path': path };
     for (const [name, value] of Object.entries(this.request.headers)) {
@@ -59,6 +59,7 @@ export class Http2Exchange extends ExchangeBody {
       return this.fail(cause);
     }
     this.stream = stream;
+    this.use = 'running';
     // The session writes the HEADERS frame once this turn of the event loop is over.
     if (this.request.onSent) setImmediate(this.request.onSent);
     this.headTimer = setTimeout(
@@ -70,7 +71,6 @@ export class Http2Exchange extends ExchangeBody {
       const statusCode = Number(head[':status']);
       // 1xx answers come as 'headers' events, not 'response': this is the answer.
       clearTimeout(this.headTimer);
-      this.answered = true;
       stream.pause();
       const responseHeaders: IncomingHttpHeaders = {};
       for (const [name, value] of Object.entries(head)) {
@@ -89,7 +89,7 @@ export class Http2Exchange extends ExchangeBody {
     stream.on('close', () => {
       if (this.retryRefused(stream)) return;
       // A stream reset by the server (or closed with its session) before its end.
-      if (!this.closed && !this.released) {
+      if (this.phase === 'waiting' || this.phase === 'answered') {
         const code = stream.rstCode;
         this.fail(
           new Error(
@@ -104,14 +104,13 @@ export class Http2Exchange extends ExchangeBody {
   }
 
   /**
-   * A stream refused before its answer goes back to `onRefused` (once): this exchange is over
-   * without settling, its abort listener gone, and the request is sent anew.
+   * A stream refused before its answer goes back to `onRefused` (once): this exchange is
+   * `refused` (over without settling, its abort listener gone), and the request is sent anew.
    */
   private retryRefused(stream: http2.ClientHttp2Stream): boolean {
-    if (this.isOver || this.released || this.sink !== undefined || !this.onRefused) return false;
-    if (stream.rstCode !== NGHTTP2_REFUSED_STREAM || this.answered) return false;
-    this.released = true;
-    this.closed = true;
+    if (this.use === 'done' || !this.onRefused || stream.rstCode !== NGHTTP2_REFUSED_STREAM)
+      return false;
+    if (!this.refuse()) return false;
     this.over();
     this.onRefused();
     return true;
@@ -130,14 +129,11 @@ export class Http2Exchange extends ExchangeBody {
   }
 
   resume(): void {
-    if (this.sink && !this.closed) this.stream?.resume();
+    if (this.sink && this.phase === 'answered') this.stream?.resume();
   }
 
   release(): void {
-    if (this.released) return;
-    this.released = true;
-    this.closed = true;
-    this.signal.removeEventListener('abort', this.onAbort);
+    if (!this.toReleased()) return;
     clearTimeout(this.headTimer);
     this.closeStream();
     if (!this.stream) this.over();
@@ -149,11 +145,10 @@ export class Http2Exchange extends ExchangeBody {
     if (stream && !stream.closed && !stream.destroyed) stream.close(NGHTTP2_CANCEL);
   }
 
-  private isOver = false;
-
+  /** The stream (or its wait for one) is over: `onOver`, once. */
   private over(): void {
-    if (this.isOver) return;
-    this.isOver = true;
+    if (this.use === 'done') return;
+    this.use = 'done';
     clearTimeout(this.headTimer);
     this.signal.removeEventListener('abort', this.onAbort);
     this.onOver();

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
 import type { ExchangeResult } from './body.js';
-import type { OutgoingRequest } from './http1Exchange.js';
+import type { OutgoingRequest } from './outgoingRequest.js';
 import { Http2Exchange } from './http2Exchange.js';
 import { transportSettings } from './settings.js';
 

@@ -1,9 +1,7 @@
-import type { WatchError } from '../../WatchError.js';
+import { WatchError } from '../../WatchError.js';
 import type { Cluster } from '../../types.js';
-// The one import of the library's transport internals in the command: requests with an Accept
-// header of their own (discovery, server-side Tables) that the public sources do not send.
-import { openStream, type StreamOpenResult } from '../../client/request.js';
-import { networkError, parseError } from '../../client/statusError.js';
+// The request core of src/client/: discovery sends requests the public sources do not.
+import { requestText } from '../../client/request.js';
 
 /** Plain JSON. */
 export const JSON_ACCEPT = 'application/json';
@@ -35,61 +33,11 @@ export async function apiGet(
   path: string,
   { accept = JSON_ACCEPT, query = new URLSearchParams(), signal, maxBytes }: ApiGetConfig,
 ): Promise<{ ok: true; value: any } | { ok: false; error: WatchError }> {
-  const opened: StreamOpenResult = await openStream(cluster, path, query, signal, { accept });
-  if (!opened.ok) return opened;
-  const read = await readAll(opened.body, maxBytes);
-  if (!read.ok)
-    return { ok: false, error: networkError(path, read.cause, 'reading the answer failed') };
+  const answer = await requestText(cluster, path, query, signal, maxBytes, { accept });
+  if (!answer.ok) return answer;
   try {
-    return { ok: true, value: JSON.parse(read.text) };
+    return { ok: true, value: JSON.parse(answer.text) };
   } catch (cause) {
-    return { ok: false, error: parseError(path, 'the answer is not JSON', cause) };
+    return { ok: false, error: WatchError.parse(path, 'the answer is not JSON', cause) };
   }
-}
-
-/** An open streaming answer: its body, to `start` with a sink of bytes, `end` and `fail`. */
-export type ApiStreamBody = Extract<StreamOpenResult, { ok: true }>['body'];
-
-/**
- * Opens one streaming GET (a watch) with the given Accept header: the open body, or the failure
- * as a {@link WatchError}. Never rejects.
- *
- * @example
- * const opened = await openApiStream(cluster, '/api/v1/pods', query, signal, TABLE_ACCEPT);
- */
-export function openApiStream(
-  cluster: Cluster,
-  path: string,
-  query: URLSearchParams,
-  signal: AbortSignal,
-  accept: string,
-): Promise<{ ok: true; body: ApiStreamBody } | { ok: false; error: WatchError }> {
-  return openStream(cluster, path, query, signal, { accept });
-}
-
-type Body = ApiStreamBody;
-
-/** Reads a body to its end, failing (and releasing it) past `limit` bytes. */
-function readAll(
-  body: Body,
-  limit: number,
-): Promise<{ ok: true; text: string } | { ok: false; cause: unknown }> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.start({
-      bytes: (buffer, start, end) => {
-        size += end - start;
-        if (size > limit) {
-          body.release();
-          resolve({ ok: false, cause: new Error(`the answer is longer than ${limit} bytes`) });
-          return false;
-        }
-        chunks.push(Buffer.from(buffer.subarray(start, end)));
-        return true;
-      },
-      end: () => resolve({ ok: true, text: Buffer.concat(chunks, size).toString('utf8') }),
-      fail: (cause) => resolve({ ok: false, cause }),
-    });
-  });
 }

@@ -1,24 +1,21 @@
-import { Observable } from 'rxjs';
-import type { WatchError } from '../../WatchError.js';
-import { linkedAbort } from '../../sources/linkedAbort.js';
-import { fromAbortable } from '../../sources/fromAbortable.js';
-import { DEFAULT_LIST_LIMIT } from '../../sources/fromList.js';
-import { listPageQuery } from '../../sources/listPageQuery.js';
+import { WatchError } from '../../WatchError.js';
+import type { Observable } from 'rxjs';
+import { createWatchSource, DEFAULT_LIST_LIMIT, type WatchSource } from '../../index.js';
+import { fromAbortable } from '../../client/fromAbortable.js';
+import { listPages, type DecodedPage } from '../../client/listPages.js';
+import { transformFailure } from '../../client/transformFailure.js';
+import { watchStreamEvents } from '../../client/watchStreamEvents.js';
 import { resourcePath } from '../../objects/resourcePath.js';
-import { networkError, parseError } from '../../client/statusError.js';
-import { WatchLineDecoder } from '../../sources/watchLineDecoder.js';
-import { watchRequest } from '../../sources/watchRequest.js';
-import { createWatchSource, type WatchSource } from '../../sources/WatchSource.js';
 import type {
   Cluster,
   KubernetesObject,
   ListOptions,
   ListResult,
+  ObjectTransform,
   ResourceRef,
   WatchEvent,
   WatchOptions,
 } from '../../types.js';
-import { apiGet, openApiStream, type ApiStreamBody } from '../kube/apiGet.js';
 import {
   isTable,
   rowObjects,
@@ -36,7 +33,9 @@ const MAX_PAGE_BYTES = 256 * 1024 * 1024;
  * whose object carries the row's cells (`ROW_CELLS`): the store, keys and resourceVersions of
  * the resumed pipeline work on it as on plain objects. The columns, from the first answer that
  * has them, go to `columns`. A server that answers plain JSON instead (no Table support) gives
- * plain objects: `columns` stays empty and the caller formats them itself.
+ * plain objects: `columns` stays empty and the caller formats them itself. It is a watch like
+ * `fromWatch`'s, over the same request core, list loop and line decoder: `strict`,
+ * `maxLineBytes`, `logger` and `transform` (run on each row's object) mean what they mean there.
  *
  * @example
  * const columns: ServerColumns = {};
@@ -52,74 +51,15 @@ export function tableWatchSource(
     cluster,
     resource,
     options,
-    connect: (connectOptions) => tableConnection(cluster, resource, connectOptions, columns),
+    connect: (watchOptions) =>
+      watchStreamEvents(
+        cluster,
+        resource,
+        watchOptions,
+        { accept: TABLE_ACCEPT, decodeObject: tableRowDecoder(watchOptions.transform) },
+        (event) => rowEvents(event, columns),
+      ),
     list: (listOptions) => tableList(cluster, resource, listOptions, columns),
-  });
-}
-
-/** One watch connection with Tables, its events one per row. */
-function tableConnection(
-  cluster: Cluster,
-  resource: ResourceRef,
-  options: WatchOptions,
-  columns: ServerColumns,
-): Observable<WatchEvent> {
-  return new Observable<WatchEvent>((subscriber) => {
-    if (options.signal?.aborted) return subscriber.complete();
-    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
-    let body: ApiStreamBody | undefined;
-    const finish = (error?: WatchError) => {
-      if (error) subscriber.next({ type: 'ERROR', error });
-      subscriber.complete();
-    };
-    // The same validated path and query as fromWatch's; only the Accept header differs.
-    const request = watchRequest(resource, options);
-    if ('error' in request) {
-      finish(request.error);
-      return undefined;
-    }
-    const { path, query } = request;
-    const emitRows = (event: WatchEvent): boolean => {
-      for (const rowEvent of rowEvents(event, columns)) {
-        subscriber.next(rowEvent);
-        if (subscriber.closed) return false;
-      }
-      return true;
-    };
-    openApiStream(cluster, path, query, controller.signal, TABLE_ACCEPT).then(
-      (opened) => {
-        if (controller.signal.aborted) return opened.ok && opened.body.release();
-        if (!opened.ok) return finish(opened.error);
-        const decoder = new WatchLineDecoder<KubernetesObject>(emitRows, {
-          resourcePath: path,
-          maxLineBytes: options.maxLineBytes,
-          logger: options.logger,
-        });
-        body = opened.body;
-        body.start({
-          bytes: (buffer, start, end) => {
-            if (subscriber.closed) return false;
-            if (decoder.write(buffer, start, end)) return true;
-            finish();
-            return false;
-          },
-          end: () => {
-            decoder.end();
-            finish();
-          },
-          fail: (cause) => {
-            if (!controller.signal.aborted && !subscriber.closed)
-              finish(networkError(path, cause, 'the watch stream failed'));
-          },
-        });
-      },
-      (cause) => finish(networkError(path, cause)),
-    );
-    return () => {
-      unlink();
-      controller.abort();
-      body?.release();
-    };
   });
 }
 
@@ -143,6 +83,24 @@ export function rowEvents(event: WatchEvent, columns: ServerColumns): WatchEvent
   }));
 }
 
+/**
+ * What a watch event's object goes through: `transform` on the object of each Table row (in
+ * place: the Table was just decoded), or on the object itself when the server answered plain
+ * JSON. Undefined without a transform, so that the plain path costs nothing.
+ */
+function tableRowDecoder(transform: ObjectTransform | undefined): ObjectTransform | undefined {
+  if (typeof transform !== 'function') return transform;
+  return (object) => {
+    if (!isTable(object)) return transform(object);
+    for (const row of object.rows ?? []) {
+      const each = row as { object?: unknown } | null;
+      if (typeof each?.object === 'object' && each.object !== null)
+        each.object = transform(each.object);
+    }
+    return object;
+  };
+}
+
 /** Lists the resource as Tables, page by page (one restart if a continue token expires). */
 function tableList(
   cluster: Cluster,
@@ -150,51 +108,52 @@ function tableList(
   options: ListOptions,
   columns: ServerColumns,
 ): Observable<ListResult> {
+  const path = resourcePath(resource, { namespace: options.namespace });
   return fromAbortable(options.signal, (signal) =>
-    listPages(cluster, resource, options, columns, signal),
+    listPages<KubernetesObject>(
+      cluster,
+      {
+        path,
+        options,
+        limit: options.limit ?? DEFAULT_LIST_LIMIT,
+        accept: TABLE_ACCEPT,
+        maxPageBytes: MAX_PAGE_BYTES,
+        decodePage: (page, token, items) =>
+          decodeTablePage(path, page, token, columns, options.transform, items),
+      },
+      signal,
+    ),
   );
 }
 
-async function listPages(
-  cluster: Cluster,
-  resource: ResourceRef,
-  options: ListOptions,
+/** One list page, a Table (its rows' objects) or a plain list (its items), each transformed. */
+function decodeTablePage(
+  path: string,
+  page: any,
+  token: string | undefined,
   columns: ServerColumns,
-  signal: AbortSignal,
-  restarted = false,
-): Promise<ListResult> {
-  const path = resourcePath(resource, { namespace: options.namespace });
-  const items: KubernetesObject[] = [];
-  let resourceVersion = '';
-  let token: string | undefined;
-  do {
-    const query = listPageQuery(options, options.limit ?? DEFAULT_LIST_LIMIT, token);
-    const got = await apiGet(cluster, path, {
-      accept: TABLE_ACCEPT,
-      query,
-      signal,
-      maxBytes: MAX_PAGE_BYTES,
-    });
-    if (!got.ok) {
-      if (token && got.error.statusCode === 410 && !restarted)
-        return listPages(cluster, resource, options, columns, signal, true);
-      throw got.error;
-    }
-    const page = got.value;
-    const version = page?.metadata?.resourceVersion;
-    let pageItems: unknown;
+  transform: ObjectTransform | undefined,
+  items: KubernetesObject[],
+): DecodedPage {
+  const version = page?.metadata?.resourceVersion;
+  let pageItems: unknown;
+  try {
     if (isTable(page)) {
+      tableRowDecoder(transform)?.(page);
       columns.columns ??= tableColumns(page);
       pageItems = rowObjects(page);
-    } else pageItems = page?.items;
-    // An answer without items or a version (a broken proxy's `{}`) must not read as "nothing".
-    if (!Array.isArray(pageItems) || (!token && (typeof version !== 'string' || version === ''))) {
-      throw parseError(path, 'the list answer is neither a Table nor a list');
+    } else {
+      pageItems = page?.items;
+      if (transform && Array.isArray(pageItems))
+        pageItems = pageItems.map((item) => transform(item));
     }
-    for (const item of pageItems) items.push(item as KubernetesObject);
-    if (!token) resourceVersion = version;
-    const next = page?.metadata?.continue;
-    token = typeof next === 'string' && next !== '' ? next : undefined;
-  } while (token);
-  return { items, resourceVersion };
+  } catch (cause) {
+    throw WatchError.parse(path, `a list item could not be decoded: ${transformFailure(cause)}`);
+  }
+  // An answer without items or a version (a broken proxy's `{}`) must not read as "nothing".
+  if (!Array.isArray(pageItems) || (!token && (typeof version !== 'string' || version === ''))) {
+    throw WatchError.parse(path, 'the list answer is neither a Table nor a list');
+  }
+  for (const item of pageItems) items.push(item as KubernetesObject);
+  return { resourceVersion: version, continue: page?.metadata?.continue };
 }

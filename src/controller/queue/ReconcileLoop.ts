@@ -4,23 +4,18 @@ import type { Reconcile } from '../ReconcileQueueConfig.js';
 import type { QueueState, ReconcileReport } from '../ReconcileReport.js';
 import { KeyHeap } from './KeyHeap.js';
 import { IDLE, KeyState, READY, RUNNING, WAITING } from './KeyState.js';
+import { afterFailure, afterSuccess, type RetrySettings } from './outcome.js';
 import { Run, type RunOwner } from './Run.js';
 import type { TokenBucket } from './TokenBucket.js';
 
 /** `reconcileQueue`'s configuration with every default filled in. */
-export interface LoopSettings {
+export interface LoopSettings extends RetrySettings {
   concurrency: number;
-  initialMs: number;
-  maxMs: number;
-  factor: number;
-  jitter: number;
-  maxAttempts: number;
   bucket: TokenBucket | undefined;
   debounceMs: number;
   drainTimeoutMs: number;
   onQueue: ((state: QueueState) => void) | undefined;
   scheduler: SchedulerLike;
-  random: () => number;
 }
 
 /** A timer delay past this would overflow Node's timers (they would fire at once). */
@@ -133,8 +128,8 @@ export class ReconcileLoop implements RunOwner {
     this.running--;
     const now = this.now();
     const { outcome, next } = failed
-      ? this.failed(state, run.startedAt, now)
-      : succeeded(state, value, now);
+      ? afterFailure(state, run.startedAt, now, this.settings)
+      : afterSuccess(state, value, now);
     state.scheduledAt = next;
     state.phase = IDLE;
     if (!this.stopping) {
@@ -166,29 +161,6 @@ export class ReconcileLoop implements RunOwner {
     this.pump();
     this.arm();
     this.completeIfDone();
-  }
-
-  private failed(state: KeyState, startedAt: number, now: number) {
-    // Only a run at or after its scheduled retry counts: an early trigger's failed run leaves
-    // the backoff as it was (client-go's grows on every spurious trigger, kubernetes 132805).
-    if (state.retryAt >= 0 && startedAt < state.retryAt) {
-      return { outcome: 'error' as const, next: Math.max(state.retryAt, now) };
-    }
-    state.failures++;
-    if (state.failures >= this.settings.maxAttempts) {
-      state.failures = 0;
-      state.retryAt = -1;
-      return { outcome: 'gave-up' as const, next: -1 };
-    }
-    state.retryAt = now + this.backoff(state.failures);
-    return { outcome: 'error' as const, next: state.retryAt };
-  }
-
-  private backoff(failures: number): number {
-    const { initialMs, maxMs, factor, jitter, random } = this.settings;
-    const base = Math.min(maxMs, initialMs * factor ** (failures - 1));
-    const spread = base * (1 + jitter * (2 * random() - 1));
-    return Math.max(0, Math.min(maxMs, Math.round(spread)));
   }
 
   /** A trigger for an idle or waiting key (or one that ran while triggered). */
@@ -317,14 +289,4 @@ export class ReconcileLoop implements RunOwner {
       adds: this.adds,
     });
   }
-}
-
-function succeeded(state: KeyState, value: Action | void, now: number) {
-  state.failures = 0;
-  state.retryAt = -1;
-  const ms = value?.requeueAfterMs;
-  if (typeof ms === 'number' && ms >= 0 && ms < Infinity) {
-    return { outcome: 'requeue' as const, next: now + Math.ceil(ms) };
-  }
-  return { outcome: 'done' as const, next: -1 };
 }

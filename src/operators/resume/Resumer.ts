@@ -10,7 +10,7 @@ import type { ResumeConfig } from './ResumeConfig.js';
 import { RESET_AFTER, SHORT_WATCH, backoffDelay, randomTimeoutSeconds } from './backoffDelay.js';
 import { classifyFailure } from './classifyFailure.js';
 import { endBookmark } from '../../objects/endBookmark.js';
-import { resourceVersionOf } from '../../objects/defaultKey.js';
+import { resourceVersionOf } from '../../objects/resourceVersionOf.js';
 import { foldObjectUnder } from '../store/foldEvent.js';
 import { ObjectMap } from '../store/ObjectMap.js';
 import { freshChange, relistDifference, repeatsDelivered } from './relistDifference.js';
@@ -295,11 +295,8 @@ export class Resumer<T> {
   }
 
   private error(message: string): WatchError {
-    return new WatchError(message, {
-      errorType: 'SYSTEM_ERROR',
-      statusCode: 0,
-      resourcePath: describeResourcePath(this.source.resource, this.source.options.namespace),
-    });
+    const { resource, options } = this.source;
+    return WatchError.stream(message, describeResourcePath(resource, options.namespace));
   }
 }
 

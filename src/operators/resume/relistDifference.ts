@@ -1,5 +1,6 @@
 import type { WatchObjectEvent } from '../../types.js';
-import { metadataOf, resourceVersionOf } from '../../objects/defaultKey.js';
+import { metadataOf } from '../../objects/metadataOf.js';
+import { resourceVersionOf } from '../../objects/resourceVersionOf.js';
 import { type AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
 import type { ObjectsByKey } from '../store/foldEvent.js';
 

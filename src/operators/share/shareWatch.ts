@@ -4,7 +4,8 @@ import {
   type Subscriber,
   type Subscription,
 } from 'rxjs';
-import { defaultKey, metadataOf } from '../../objects/defaultKey.js';
+import { defaultKey } from '../../objects/defaultKey.js';
+import { metadataOf } from '../../objects/metadataOf.js';
 import { initialEventsEndObject } from '../../objects/endBookmark.js';
 import type { AnyWatchEvent, ObjectOfEvent } from '../../objects/AnyWatchEvent.js';
 import { emptyWatchState, foldEvent, type WatchState } from '../store/foldEvent.js';

@@ -1,6 +1,6 @@
 import type { WatchEventType } from '../../types.js';
 import { hasInitialEventsEndAnnotation } from '../../objects/endBookmark.js';
-import { resourceVersionOf } from '../../objects/defaultKey.js';
+import { resourceVersionOf } from '../../objects/resourceVersionOf.js';
 import { type AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
 
 /**

@@ -3,7 +3,7 @@ import { createSecureServer } from 'node:http2';
 import type { ServerHttp2Session } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
-import { Http2Sessions } from './http2Sessions.js';
+import { Http2SessionRecorder } from './http2SessionRecorder.js';
 import { isHttp2 } from './protocol.js';
 import type { Reply, Request } from './protocol.js';
 import { appendBounded } from './records.js';
@@ -26,7 +26,7 @@ export interface ListenerSettings {
  */
 export class HttpListener {
   readonly connectionLog: ConnectionLogEntry[] = [];
-  readonly http2: Http2Sessions;
+  readonly http2: Http2SessionRecorder;
   private readonly sockets = new Map<Socket, number>();
   private readonly ids = new WeakMap<object, number>();
   private readonly idsByPort = new Map<number, number>();
@@ -38,7 +38,7 @@ export class HttpListener {
     private readonly handler: (req: Request, res: Reply) => void,
     private readonly onChange: () => void,
   ) {
-    this.http2 = new Http2Sessions(onChange);
+    this.http2 = new Http2SessionRecorder(onChange);
   }
 
   get openConnections(): number {

@@ -11,7 +11,7 @@ import type { Reply } from './protocol.js';
 import { parseCollectionQuery } from './query.js';
 import type { ServerContext } from './serverContext.js';
 import { StatusError, statusBody, tooLarge } from './statusBody.js';
-import { WatchConnection } from './watchStream.js';
+import { ServedWatch } from './servedWatch.js';
 
 function notFound(plural: string, name: string): StatusError {
   return new StatusError(
@@ -52,7 +52,7 @@ export function handleRead(
       ? columnsFor(store.kind, type?.builtin ?? false, type?.printerColumns ?? [])
       : [];
   if (q.watch) {
-    const watch = new WatchConnection(res, ctx.objects, store, q, {
+    const watch = new ServedWatch(res, ctx.objects, store, q, {
       bookmarkIntervalMs: ctx.bookmarkIntervalMs,
       headers,
       takePlan: () => ctx.faults.takeWatchPlan(),

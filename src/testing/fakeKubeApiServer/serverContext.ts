@@ -4,7 +4,7 @@ import type { PodLogs } from './podLogs.js';
 import type { Request } from './protocol.js';
 import type { ResourceTypes } from './resourceTypes.js';
 import type { RecordedRequest } from './types.js';
-import type { WatchConnection } from './watchStream.js';
+import type { ServedWatch } from './servedWatch.js';
 
 /** What the request handler shares with the server. */
 export interface ServerContext {
@@ -14,7 +14,7 @@ export interface ServerContext {
   serverAddress(): string;
   readonly logs: PodLogs;
   readonly faults: FaultInjector;
-  readonly watches: Set<WatchConnection>;
+  readonly watches: Set<ServedWatch>;
   readonly requests: RecordedRequest[];
   /** How many requests are kept. */
   readonly recordLimit: number;

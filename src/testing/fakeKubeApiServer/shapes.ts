@@ -3,7 +3,7 @@ import type { Column } from './columns.js';
 import type { Entry } from './objectStore.js';
 import { contentTypeOf } from './negotiate.js';
 import type { Shape } from './negotiate.js';
-import type { WatchShape } from './watchStream.js';
+import type { WatchShape } from './servedWatch.js';
 
 const partialCache = new WeakMap<Entry, string>();
 const fullBytes = new WeakMap<Entry, Buffer>();

@@ -1,7 +1,7 @@
-import { transformFailure } from '../shapes/decodeObject.js';
+import { WatchError } from '../WatchError.js';
+import { transformFailure } from './transformFailure.js';
 import type { Logger, ObjectTransform, WatchEvent } from '../types.js';
 import { LineFramer } from './lineFramer.js';
-import { parseError, statusToWatchError } from '../client/statusError.js';
 
 /** Default bound on one line of a watch stream: 16 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -71,7 +71,7 @@ export class WatchLineDecoder<T> {
 
   private fail(message: string): void {
     this.done = true;
-    this.emit({ type: 'ERROR', error: parseError(this.resourcePath, message) });
+    this.emit({ type: 'ERROR', error: WatchError.parse(this.resourcePath, message) });
   }
 
   /** Decodes one line; false when the stream must end. */
@@ -110,7 +110,7 @@ export class WatchLineDecoder<T> {
       }
       case 'ERROR':
         return (
-          this.emit({ type: 'ERROR', error: statusToWatchError(object, this.resourcePath) }) !==
+          this.emit({ type: 'ERROR', error: WatchError.fromStatus(object, this.resourcePath) }) !==
           false
         );
       default:

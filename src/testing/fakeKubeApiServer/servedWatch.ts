@@ -21,7 +21,7 @@ export interface WatchSettings {
   /** Consumes the faults armed for this connection (called once its request is accepted). */
   takePlan(): WatchFaultPlan;
   headers: Record<string, string>;
-  onClose(watch: WatchConnection): void;
+  onClose(watch: ServedWatch): void;
   /**
    * Another shape for the objects of events (PartialObjectMetadata, Table): the JSON of an
    * entry (at resourceVersion `rv` when given) or of a bookmark object, and the Content-Type.
@@ -85,7 +85,7 @@ function lineFor(
 }
 
 /** One open `?watch=true` response. */
-export class WatchConnection {
+export class ServedWatch {
   private written = 0;
   private held = false;
   private dead = false;

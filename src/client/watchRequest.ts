@@ -1,9 +1,6 @@
-import type { WatchError } from '../WatchError.js';
-import { METADATA_WATCH_ACCEPT } from '../shapes/metadataOnly.js';
-import type { Cluster, ResourceRef, WatchErrorEvent, WatchOptions } from '../types.js';
-import { openStream, type StreamOpenResult } from '../client/request.js';
+import { WatchError } from '../WatchError.js';
+import type { ResourceRef, WatchOptions } from '../types.js';
 import { resourcePath } from '../objects/resourcePath.js';
-import { badRequest, networkError } from '../client/statusError.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [
@@ -37,7 +34,7 @@ export function watchRequest(
   const { timeoutSeconds, resourceVersionMatch, maxLineBytes } = options;
   if (timeoutSeconds !== undefined && !(Number.isInteger(timeoutSeconds) && timeoutSeconds >= 0)) {
     return {
-      error: badRequest(
+      error: WatchError.badRequest(
         path,
         `timeoutSeconds must be a whole number of seconds, not ${timeoutSeconds}`,
       ),
@@ -49,7 +46,7 @@ export function watchRequest(
     resourceVersionMatch !== 'Exact'
   ) {
     return {
-      error: badRequest(
+      error: WatchError.badRequest(
         path,
         `resourceVersionMatch must be NotOlderThan or Exact, not ${JSON.stringify(resourceVersionMatch)}`,
       ),
@@ -57,12 +54,18 @@ export function watchRequest(
   }
   if (maxLineBytes !== undefined && !(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
     return {
-      error: badRequest(path, `maxLineBytes must be a positive whole number, not ${maxLineBytes}`),
+      error: WatchError.badRequest(
+        path,
+        `maxLineBytes must be a positive whole number, not ${maxLineBytes}`,
+      ),
     };
   }
   if (options.transform !== undefined && typeof options.transform !== 'function') {
     return {
-      error: badRequest(path, `transform must be a function, not ${typeof options.transform}`),
+      error: WatchError.badRequest(
+        path,
+        `transform must be a function, not ${typeof options.transform}`,
+      ),
     };
   }
   const query = new URLSearchParams({ watch: 'true' });
@@ -70,35 +73,9 @@ export function watchRequest(
     const value = options[key];
     if (value === undefined || value === false || value === '') continue;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      return { error: badRequest(path, `${key} must be a string, not ${typeof value}`) };
+      return { error: WatchError.badRequest(path, `${key} must be a string, not ${typeof value}`) };
     }
     query.set(key, String(value));
   }
   return { path, query };
-}
-
-/**
- * Opens one watch: validates and builds the request, resolves credentials afresh, and sends it.
- * Shared by `watchResource` and `fromWatch`, so both make exactly the same request.
- */
-export async function openWatch(
-  cluster: Cluster,
-  resource: ResourceRef<unknown>,
-  options: WatchOptions,
-  signal: AbortSignal,
-): Promise<StreamOpenResult & { resourcePath: string }> {
-  const request = watchRequest(resource, options);
-  if ('error' in request)
-    return { ok: false, error: request.error, resourcePath: request.error.resourcePath };
-  const accept = resource.shape === 'metadata' ? METADATA_WATCH_ACCEPT : undefined;
-  const result = await openStream(cluster, request.path, request.query, signal, {
-    accept,
-    logger: options.logger,
-  });
-  return { ...result, resourcePath: request.path };
-}
-
-/** The ERROR a watch yields when its body fails mid-way (SYSTEM_ERROR, 0). */
-export function streamFailed(resourcePath: string, cause: unknown): WatchErrorEvent {
-  return { type: 'ERROR', error: networkError(resourcePath, cause, 'the watch stream failed') };
 }

@@ -11,10 +11,10 @@ interface SessionState {
 }
 
 /**
- * The HTTP/2 sessions of a FakeKubeApiServer and their streams: what tests assert on (how many
+ * Records the HTTP/2 sessions of a FakeKubeApiServer and their streams: what tests assert on (how many
  * sessions and streams, resets by the client) and the HTTP/2 faults (GOAWAY, RST_STREAM).
  */
-export class Http2Sessions {
+export class Http2SessionRecorder {
   private readonly sessions = new Map<Http2Session, SessionState>();
   private readonly open = new Set<ServerHttp2Stream>();
   private sessionCount = 0;

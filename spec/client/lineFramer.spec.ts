@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { byteAllocation } from '../../src/transport/bytes.js';
-import { LineFramer } from '../../src/sources/lineFramer.js';
+import { LineFramer } from '../../src/client/lineFramer.js';
 
 function frame(
   chunks: Buffer[],

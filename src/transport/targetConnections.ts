@@ -18,11 +18,32 @@ export interface Target {
   proxy: string | undefined;
 }
 
-/** The connections kube-rx keeps to one target: HTTP/1.1 ones, and HTTP/2 sessions (https). */
-export interface TargetConnections {
-  http1: Http1Pool;
+/**
+ * The connections kube-rx keeps to one target: HTTP/1.1 ones, and HTTP/2 sessions (https), made
+ * on first use; `close()` closes both.
+ */
+export class TargetConnections {
+  readonly http1: Http1Pool;
+  private sessions: Http2Sessions | undefined;
+
+  constructor(private readonly target: Target) {
+    this.http1 = new Http1Pool(target.origin, connectorFor(target, false));
+  }
+
   /** Made on first use: only https targets that may speak HTTP/2 have them. */
-  http2(): Http2Sessions;
+  http2(): Http2Sessions {
+    return (this.sessions ??= new Http2Sessions(
+      new URL(this.target.origin),
+      connectorFor(this.target, true),
+      this.target.tls?.servername || undefined,
+    ));
+  }
+
+  /** Closes both protocols' connections, gracefully: the requests they carry run to their end. */
+  close(): void {
+    this.http1.close();
+    this.sessions?.close();
+  }
 }
 
 const targets = new Map<string, TargetConnections>();
@@ -31,7 +52,10 @@ const targets = new Map<string, TargetConnections>();
  * The connections of a target, made once and kept (keep-alive: lists, logs and reconnects
  * reuse them). Sockets have TCP keep-alive, connecting and the response head are bounded, a body
  * is not; idle connections are unref'd and closed after `keepAliveIdleMs`, so they never keep
- * the process alive.
+ * the process alive. Past 32 targets, the least recently used one is closed (both protocols).
+ *
+ * @example
+ * const connections = connectionsFor({ origin: 'https://127.0.0.1:6443', tls, proxy: undefined });
  */
 export function connectionsFor(target: Target): TargetConnections {
   const key = targetKey(target);
@@ -42,23 +66,13 @@ export function connectionsFor(target: Target): TargetConnections {
     targets.set(key, found);
     return found;
   }
-  let http2: Http2Sessions | undefined;
-  const made: TargetConnections = {
-    http1: new Http1Pool(target.origin, connectorFor(target, false)),
-    http2: () =>
-      (http2 ??= new Http2Sessions(
-        new URL(target.origin),
-        connectorFor(target, true),
-        target.tls?.servername || undefined,
-      )),
-  };
+  const made = new TargetConnections(target);
   targets.set(key, made);
   if (targets.size > MAX_TARGETS) {
     const [oldestKey, oldest] = targets.entries().next().value as [string, TargetConnections];
     targets.delete(oldestKey);
     // Graceful: the requests they carry (watches, say) run to their end first.
-    oldest.http1.close();
-    if (http2) oldest.http2().close();
+    oldest.close();
   }
   found = made;
   return found;

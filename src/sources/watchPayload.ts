@@ -1,0 +1,19 @@
+import { objectDecoder } from '../shapes/decodeObject.js';
+import { METADATA_WATCH_ACCEPT } from '../shapes/metadataOnly.js';
+import type { ResourceRef, WatchOptions } from '../types.js';
+import type { WatchPayload } from '../client/watchStream.js';
+
+/**
+ * What a watch of `resource` asks for and how it decodes each object: PartialObjectMetadata for
+ * a `metadataOnly` resource (reduced on decode too), then the options' `transform`. The same for
+ * `watchResource` and `fromWatch`, so both make exactly the same request.
+ *
+ * @example
+ * openWatchStream(kc, pods, options, watchPayload(pods, options), signal, sink);
+ */
+export function watchPayload(resource: ResourceRef<unknown>, options: WatchOptions): WatchPayload {
+  return {
+    accept: resource.shape === 'metadata' ? METADATA_WATCH_ACCEPT : undefined,
+    decodeObject: objectDecoder(resource, options.transform),
+  };
+}
