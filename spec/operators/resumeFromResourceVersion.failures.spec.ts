@@ -293,6 +293,32 @@ describe('resumeFromResourceVersion: giving up', () => {
   );
 
   it(
+    "with onRefused: 'retry', backs off on 403, 404 and a second 401 in a row, and goes on",
+    marbles((m) => {
+      const source = marbleWatchSource({
+        options: { resourceVersion: '7' },
+        connections: [
+          httpError(m, 403),
+          httpError(m, 404),
+          httpError(m, 401),
+          httpError(m, 401),
+          m.cold('a', { a: modified(pod('a', '8')) }),
+        ],
+      });
+      const result = run(m, source, { onRefused: 'retry' });
+      expect(result.error).toBeUndefined();
+      expect(backoffs(result.timeline)).toEqual([
+        'backoff 400 #1',
+        'backoff 800 #2',
+        'backoff 0 #3', // a first 401: credentials resolved afresh, at once
+        'backoff 3200 #4', // a second in a row: refused, retried with the backoff
+      ]);
+      expect(result.events.map((e) => e.type)).toEqual(['MODIFIED']);
+      expect(new Set(source.connections.map((c) => c.resourceVersion))).toEqual(new Set(['7']));
+    }),
+  );
+
+  it(
     'retries a 401 once at once (credentials are resolved afresh), and errors on a second in a row',
     marbles((m) => {
       const source = marbleWatchSource({

@@ -214,9 +214,8 @@ function informersFor(
       informers = createInformers({
         scheduler,
         resilience: {
-          // DESIGN's onRefused: 'retry' (401/403/404 retried for ever); until resume takes it,
-          // a refusal errors the upstream and `forever` below subscribes again with backoff.
-          ...({ onRefused: 'retry' } as object),
+          // 401/403/404 retried for ever: RBAC and CRDs often come after the controller.
+          onRefused: 'retry',
           onLifecycle: onLifecycle && ((event) => onLifecycle(source.resource, event)),
         },
       });

@@ -52,6 +52,7 @@ export function resumeFromResourceVersion<T = KubernetesObject>(
     initialState: 'list',
     onExpired: 'relist',
     maxRetries: Infinity,
+    onRefused: 'error',
     onLifecycle: () => {},
     scheduler: asyncScheduler,
     random: Math.random,

@@ -29,6 +29,14 @@ export interface ResumeConfig<T = any> {
   onExpired?: 'relist' | 'error';
   /** How many consecutive failures are retried (default Infinity); then the stream errors. */
   maxRetries?: number;
+  /**
+   * On what retrying cannot fix by itself (400, 403, 404, other 4xx, a second 401 in a row):
+   * error the stream with the WatchError (default), or `'retry'` with the same backoff, each
+   * attempt reported as a `backoff` lifecycle event: what a long-running controller needs,
+   * since its RBAC rules and CRDs are often applied after it starts (client-go's reflector
+   * retries them for ever).
+   */
+  onRefused?: 'error' | 'retry';
   /** Told about every step: connecting, connected, disconnected, backoff, relists, expiry. */
   onLifecycle?: (event: LifecycleEvent) => void;
   /** Where backoff delays and time run (default `asyncScheduler`). */

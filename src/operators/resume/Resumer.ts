@@ -234,9 +234,10 @@ export class Resumer<T> {
     this.lastWasUnauthorized = kind === 'unauthorized';
     switch (kind) {
       case 'refused':
-        return this.stop(error);
+        return this.settings.onRefused === 'retry' ? this.backOff(error) : this.stop(error);
       case 'unauthorized':
-        return repeatedUnauthorized ? this.stop(error) : this.backOff(error, 0);
+        if (!repeatedUnauthorized) return this.backOff(error, 0);
+        return this.settings.onRefused === 'retry' ? this.backOff(error) : this.stop(error);
       case 'expired':
         return this.expired(error, syncing);
       case 'transient':

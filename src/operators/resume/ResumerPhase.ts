@@ -14,6 +14,7 @@
  * | watching         | closedTooSoon                | waiting (backoff)                        |
  * | any request      | expired (410)                | waiting (0 ms or backoff), then listing  |
  * | any request      | failed: transient, first 401 | waiting (backoff; 0 ms for the 401)      |
+ * | any request      | failed: refused (retry)      | waiting (backoff), with onRefused: retry |
  * | any request      | failed: refused, maxRetries  | stopped (the stream errors)              |
  * | any              | unsubscribe                  | stopped                                  |
  *
