@@ -3,5 +3,5 @@
 export { controllerMetrics } from './metrics/controllerMetrics.js';
 export type { ControllerMetrics, ControllerMetricsConfig } from './metrics/controllerMetrics.js';
 export { watchMetrics } from './metrics/watchMetrics.js';
-export type { WatchMetrics, WatchMetricsConfig } from './metrics/watchMetrics.js';
+export type { WatchEventLike, WatchMetrics, WatchMetricsConfig } from './metrics/watchMetrics.js';
 export { WORKQUEUE_BUCKETS } from './metrics/metricSets.js';

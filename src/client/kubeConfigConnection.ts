@@ -16,7 +16,7 @@ import type {
  * A {@link ClusterConnection} for one context of a KubeConfig (the current one by default),
  * without changing the KubeConfig's own current context. `http2: false` forces HTTP/1.1.
  * `logger` gets the warning that a plain-HTTP cluster's credentials are not sent (see
- * {@link resolveKubeConfig}); unset, the logger of the request resolving it does.
+ * `resolveKubeConfig`); unset, the logger of the request resolving it does.
  *
  * @example
  * const staging = kubeConfigConnection(kc, { context: 'staging', logger: console });

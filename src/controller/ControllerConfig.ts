@@ -14,6 +14,7 @@ import type { ReconcileQueueConfig } from './ReconcileQueueConfig.js';
  * const children = stores.get(pods)?.byIndex('byOwner', deployment.metadata!.uid!) ?? [];
  */
 export interface ControllerStores {
+  /** The synced store of `resource` (the first source over it), with its indexes. */
   get<T>(resource: ResourceRef<T>): Store<T, string> | undefined;
 }
 
@@ -25,8 +26,11 @@ export interface ControllerStores {
  * const owned: ControllerSource<V1Pod> = { resource: pods, indexes: { byOwner: ownerIndex } };
  */
 export interface ControllerSource<T = KubernetesObject> {
+  /** What to watch. */
   resource: ResourceRef<T>;
+  /** Namespace, selectors and the other options of its watch. */
   options?: WatchOptions;
+  /** Indexes of its store (as `toStore`'s), for `watches` maps and the reconciler. */
   indexes?: Indexers<T>;
 }
 
@@ -38,9 +42,13 @@ export interface ControllerSource<T = KubernetesObject> {
  * reconcile: async (object, { key, signal }) => (object ? ensure(object, signal) : cleanUp(key));
  */
 export interface ControllerContext {
+  /** The primary object's key (`namespace/name`). */
   key: string;
+  /** Aborts when the controller is unsubscribed or leadership is lost. */
   signal: AbortSignal;
+  /** 1, or n while the key's backoff is at its n-th attempt. */
   attempt: number;
+  /** The synced stores of every source, with their indexes. */
   stores: ControllerStores;
 }
 
@@ -54,6 +62,7 @@ export interface ControllerContext {
 export interface ControllerConfig<
   T extends KubernetesObject = KubernetesObject,
 > extends ReconcileQueueConfig {
+  /** The cluster to watch: a KubeConfig or a ClusterConnection. */
   cluster: Cluster;
   /** A `createInformers()` to share watches with (a dashboard in the same process); else its own. */
   informers?: Informers;
@@ -63,7 +72,10 @@ export interface ControllerConfig<
   owns?: ControllerSource<any>[];
   /** Any other trigger: an object of this resource maps to primary keys. */
   watches?: Array<
-    ControllerSource<any> & { map: (object: any, stores: ControllerStores) => string[] }
+    ControllerSource<any> & {
+      /** The keys of the primary objects a change of `object` concerns. */
+      map: (object: any, stores: ControllerStores) => string[];
+    }
   >;
   /** The primary object as the store holds it when the run starts (`undefined`: deleted). */
   reconcile: (object: T | undefined, context: ControllerContext) => Promise<Action | void>;

@@ -13,7 +13,9 @@ import type { QueueState } from './ReconcileReport.js';
  * });
  */
 export interface ReconcileContext {
+  /** Aborts when the queue is unsubscribed, or a graceful stop's drain time runs out. */
   readonly signal: AbortSignal;
+  /** 1, or n while the key's backoff is at its n-th attempt. */
   readonly attempt: number;
 }
 
@@ -43,11 +45,27 @@ export interface ReconcileQueueConfig {
    * failure, capped at `maxMs`, spread by +-`jitter` (a fraction), never past `maxMs`.
    * Defaults: 100, 300 000, 2, 0.1.
    */
-  backoff?: { initialMs?: number; maxMs?: number; factor?: number; jitter?: number };
+  backoff?: {
+    /** The delay after a first failure (default 100 ms). */
+    initialMs?: number;
+    /** The longest delay (default 300 000 ms). */
+    maxMs?: number;
+    /** What each further failure multiplies the delay by (default 2). */
+    factor?: number;
+    /** The spread of each delay, a fraction either way (default 0.1). */
+    jitter?: number;
+  };
   /** Counted failures after which a key gives up until its next trigger (default Infinity). */
   maxAttempts?: number;
   /** An overall token bucket on run starts (default 10 per second, burst 100); `false`: none. */
-  rateLimit?: { perSecond?: number; burst?: number } | false;
+  rateLimit?:
+    | {
+        /** Run starts allowed per second, on average (default 10). */
+        perSecond?: number;
+        /** Run starts allowed at once from a full bucket (default 100). */
+        burst?: number;
+      }
+    | false;
   /** Quiet time a triggered key waits before it is ready; a trigger restarts it (default 0). */
   debounceMs?: number;
   /** When this emits: no new run starts, runs in flight finish, then the output completes. */

@@ -5,7 +5,9 @@
  * (`maxAttempts` reached: it waits for its next trigger).
  */
 export interface ReconcileReport {
+  /** The key that ran. */
   key: string;
+  /** What the run came to (see above). */
   outcome: 'done' | 'requeue' | 'error' | 'gave-up';
   /** What the run threw, with `error` and `gave-up`. */
   error?: unknown;

@@ -14,12 +14,18 @@ export interface WatchMetricsConfig {
   controller?: string;
 }
 
+/** What `countEvents` counts: anything with an event `type`. */
+export interface WatchEventLike {
+  /** ADDED, MODIFIED, DELETED, BOOKMARK (or ERROR, not counted). */
+  type: string;
+}
+
 /** The hooks of one watch's metrics. */
 export interface WatchMetrics {
   /** Give it as `onLifecycle` of `resilientWatch` / `resumeFromResourceVersion`. */
   onLifecycle: (event: LifecycleEvent) => void;
   /** An operator that counts each event passing (ADDED, MODIFIED, DELETED, BOOKMARK). */
-  countEvents<E extends { type: string }>(): MonoTypeOperatorFunction<E>;
+  countEvents<E extends WatchEventLike>(): MonoTypeOperatorFunction<E>;
 }
 
 /**
