@@ -1,3 +1,4 @@
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Observable } from 'rxjs';
 
 /** What a replica reports about its acting: it started, it is still at it, it stopped. */
@@ -6,9 +7,9 @@ export type ActingReport = (type: 'act-start' | 'act' | 'act-stop') => void;
 /**
  * The work a replica does while it leads, as a cold Observable that `whileLeader` subscribes
  * and unsubscribes. A module given to `replica.ts --act <module>` exports `act` with this shape,
- * so a real `controller()` can replace the loop below.
+ * so a real `controller()` can replace the loop below (controllerActing.ts is one).
  */
-export type Acting = (report: ActingReport) => Observable<unknown>;
+export type Acting = (report: ActingReport, cluster: KubeConfig) => Observable<unknown>;
 
 /**
  * The default acting: a loop that reports `act-start` when it is subscribed, `act` every

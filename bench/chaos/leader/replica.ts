@@ -44,7 +44,7 @@ const election$ = leaderElection(kc, {
   logger: { warn: (message) => say('warn', { message }) },
 });
 const leading = election$.subscribe((value) => say(value ? 'leading' : 'standby'));
-const acting = act(say).pipe(whileLeader(election$)).subscribe();
+const acting = act(say, kc).pipe(whileLeader(election$)).subscribe();
 say('started', { pid: process.pid });
 
 process.on('SIGTERM', () => {
