@@ -1,16 +1,8 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { fingerprintOf, sharedBuild } from '../../support/sharedBuild.js';
 
 const ROOT = resolve(process.cwd());
 const BUILDS = join(ROOT, 'artifacts', 'cli-build');
@@ -25,45 +17,18 @@ const BUILDS = join(ROOT, 'artifacts', 'cli-build');
  * main.js throws with tsc's output.
  */
 export async function buildCli(): Promise<string> {
-  const dir = join(BUILDS, fingerprint(join(ROOT, 'src')));
-  const main = join(dir, 'cli', 'main.js');
-  mkdirSync(BUILDS, { recursive: true });
-  // One build at a time: a spec file that finds another one building waits for its result
-  // rather than running a second tsc on a busy machine.
-  const lock = `${dir}.lock`;
-  for (const giveUp = Date.now() + 120_000; !existsSync(main);) {
-    if (tryLock(lock)) {
-      try {
-        if (!existsSync(main)) await compile(dir);
-      } finally {
-        rmSync(lock, { recursive: true, force: true });
-      }
-    } else if (Date.now() > giveUp) {
-      throw new Error(`gave up waiting for another build of the kube-rx command (${lock})`);
-    } else await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return main;
+  const dir = await sharedBuild({
+    builds: BUILDS,
+    fingerprint: fingerprintOf([join(ROOT, 'src')], (name) => name.endsWith('.ts')),
+    done: join('cli', 'main.js'),
+    build: compile,
+    what: 'the kube-rx command',
+    timeoutMs: 120_000,
+  });
+  return join(dir, 'cli', 'main.js');
 }
 
-/** Takes the lock (a directory: mkdir is atomic); a lock older than two minutes is stale. */
-function tryLock(lock: string): boolean {
-  try {
-    mkdirSync(lock);
-    return true;
-  } catch {
-    try {
-      if (Date.now() - statSync(lock).mtimeMs > 120_000)
-        rmSync(lock, { recursive: true, force: true });
-    } catch {
-      // Released meanwhile.
-    }
-    return false;
-  }
-}
-
-async function compile(dir: string): Promise<void> {
-  const staging = `${dir}.tmp-${process.pid}-${Date.now()}`;
-  mkdirSync(staging, { recursive: true });
+async function compile(staging: string): Promise<void> {
   const tsconfig = join(staging, 'tsconfig.json');
   writeFileSync(
     tsconfig,
@@ -88,47 +53,6 @@ async function compile(dir: string): Promise<void> {
     (error: { stdout?: string; message: string }) => error.stdout || error.message,
   );
   if (!existsSync(join(staging, 'cli', 'main.js'))) {
-    rmSync(staging, { recursive: true, force: true });
     throw new Error(`building the kube-rx command failed:\n${output}`);
-  }
-  try {
-    renameSync(staging, dir);
-  } catch {
-    // Another spec file finished the same build first: use that one.
-    rmSync(staging, { recursive: true, force: true });
-  }
-  removeStaleBuilds(dir);
-}
-
-/** A hash of the path, size and mtime of every file under `dir`. */
-function fingerprint(dir: string): string {
-  const hash = createHash('sha256');
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) {
-        const stat = statSync(path);
-        hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
-      }
-    }
-  };
-  walk(dir);
-  return hash.digest('hex').slice(0, 16);
-}
-
-/** Builds of older sources, left for a few minutes in case a parallel spec file still runs one. */
-function removeStaleBuilds(current: string): void {
-  const tooOld = Date.now() - 10 * 60_000;
-  for (const name of readdirSync(BUILDS)) {
-    const path = join(BUILDS, name);
-    if (path === current || name.endsWith('.lock')) continue;
-    try {
-      if (statSync(path).mtimeMs < tooOld) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // Removed by someone else meanwhile.
-    }
   }
 }
