@@ -9,7 +9,7 @@ export interface DocBlock {
   code: string;
 }
 
-export type DocBlockKind = 'run' | 'sketch' | 'browser' | 'pending';
+export type DocBlockKind = 'run' | 'sketch' | 'browser';
 
 export declare const root: string;
 export declare const FLAGS: string[];

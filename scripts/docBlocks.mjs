@@ -5,8 +5,6 @@
 //   ```ts               compiled, then run against a FakeKubeApiServer (it must print something)
 //   ```ts sketch        compiled only: a fragment, a spec, or code that needs a real cluster
 //   ```ts browser       compiled only, as a page: the `browser` export condition, the DOM's types
-//   ```ts pending       code for an API not built yet: compiled once every kube-rx name it
-//                       imports exists; until then reported as pending, never silently passed
 // A block that uses `kc` without declaring it gets the KubeConfig of the current context, as
 // the README's first block makes it (the spec's current context is its FakeKubeApiServer).
 //
@@ -27,7 +25,7 @@ export function documentFiles() {
   return [join(root, 'README.md'), ...guides];
 }
 
-export const FLAGS = ['sketch', 'browser', 'pending'];
+export const FLAGS = ['sketch', 'browser'];
 
 /** Fences whose language is code kube-rx's reader would copy: they must be `ts` blocks. */
 const CODE_LANGUAGES = /^(ts|typescript|js|javascript|mjs|cjs|tsx|jsx)$/;
@@ -67,7 +65,7 @@ export function extractBlocks(path) {
   return blocks;
 }
 
-/** What is done with a block: 'run', 'sketch', 'browser' or 'pending'. */
+/** What is done with a block: 'run', 'sketch' or 'browser'. */
 export function blockKind(block) {
   return FLAGS.find((flag) => block.flags.includes(flag)) ?? 'run';
 }

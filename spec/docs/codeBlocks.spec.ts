@@ -46,43 +46,6 @@ const GIVEN_KC =
 const blocks = documentFiles().flatMap(extractBlocks);
 const fileOf = (block: DocBlock) => `block${blocks.indexOf(block)}.ts`;
 
-/**
- * The kube-rx names a pending block imports that the sources do not define yet (its subpath
- * entry, or an export of that name anywhere under src/), read from the sources so that the
- * block is compiled from the moment they exist.
- */
-function missingNames(block: DocBlock): string[] {
-  const sources = readSources(join(ROOT, 'src'));
-  const missing: string[] = [];
-  for (const [, names, entry] of block.code.matchAll(
-    /import\s*\{([^}]*)\}\s*from\s*'kube-rx(\/[a-z]+)?'/g,
-  )) {
-    if (
-      entry &&
-      !existsSync(join(ROOT, 'src', `${entry.slice(1)}.ts`)) &&
-      !existsSync(join(ROOT, 'src', entry.slice(1), 'index.ts'))
-    ) {
-      missing.push(`kube-rx${entry}`);
-      continue;
-    }
-    for (const name of names!
-      .split(',')
-      .map((n) =>
-        n
-          .replace(/^\s*type\s+/, '')
-          .replace(/\s+as\s+\w+/, '')
-          .trim(),
-      )
-      .filter(Boolean)) {
-      const defined = new RegExp(
-        `export\\s+(declare\\s+)?(async\\s+)?(function\\*?|const|let|class|interface|type|enum|namespace)\\s+${name}\\b`,
-      );
-      if (!sources.some((text) => defined.test(text))) missing.push(name);
-    }
-  }
-  return missing;
-}
-
 /** Every .ts file under `dir`. */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -90,11 +53,6 @@ function sourceFiles(dir: string): string[] {
     if (entry.isDirectory()) return sourceFiles(path);
     return entry.name.endsWith('.ts') ? [path] : [];
   });
-}
-
-let sourceTexts: string[] | undefined;
-function readSources(dir: string): string[] {
-  return (sourceTexts ??= sourceFiles(dir).map((path) => readFileSync(path, 'utf8')));
 }
 
 interface BlockRun {
@@ -123,7 +81,6 @@ beforeAll(async () => {
   symlinkSync(built, join(modules, 'kube-rx'));
 
   for (const block of blocks) {
-    if (blockKind(block) === 'pending' && missingNames(block).length > 0) continue;
     const prelude = blockKind(block) !== 'browser' && usesGivenKubeConfig(block) ? GIVEN_KC : '';
     writeFileSync(join(temp, fileOf(block)), prelude + block.code);
   }
@@ -272,11 +229,6 @@ describe.each([...new Set(blocks.map((b) => b.file))])('%s', (file) => {
   for (const block of mine) {
     const kind = blockKind(block);
     const name = `line ${block.line}`;
-    const missing = kind === 'pending' ? missingNames(block) : [];
-    if (missing.length > 0) {
-      it.skip(`${name}: pending until kube-rx exports ${missing.join(', ')}`, () => undefined);
-      continue;
-    }
     if (kind !== 'run') {
       it(`${name} compiles (${kind})`, () => {
         expect(diagnostics.get(fileOf(block))).toEqual([]);
