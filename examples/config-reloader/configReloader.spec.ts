@@ -43,6 +43,19 @@ const configMapObject = (name: string, namespace: string, data: Record<string, s
 describe('config-reloader against a FakeKubeApiServer, changed with kubectl', () => {
   let server: FakeKubeApiServer;
   let kubectl: Kubectl;
+  /** What a user does: `kubectl patch` the ConfigMap's data. */
+  const setLevel = (level: string) =>
+    kubectl.ok(
+      'patch',
+      'configmap',
+      'app-config',
+      '-n',
+      'shop',
+      '--type',
+      'merge',
+      '-p',
+      JSON.stringify({ data: { level } }),
+    );
   let stop: AbortController;
   let reloader: RunningReloader | undefined;
   const lines: string[] = [];
@@ -184,17 +197,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
     stop.abort();
     await reloader!.done;
 
-    await kubectl.ok(
-      'patch',
-      'configmap',
-      'app-config',
-      '-n',
-      'shop',
-      '--type',
-      'merge',
-      '-p',
-      '{"data":{"level":"warn"}}',
-    );
+    await setLevel('warn');
     expect(onTemplate(get('shop', 'web'))).toBeUndefined();
 
     stop = new AbortController();
@@ -312,17 +315,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
         () => `the takeover: ${standbyLines.join(' | ')}`,
         30_000,
       );
-      await kubectl.ok(
-        'patch',
-        'configmap',
-        'app-config',
-        '-n',
-        'shop',
-        '--type',
-        'merge',
-        '-p',
-        '{"data":{"level":"error"}}',
-      );
+      await setLevel('error');
       await until(
         () => onTemplate(get('shop', 'web')) !== undefined,
         () => `the new leader to roll shop/web: ${standbyLines.join(' | ')}`,
