@@ -14,6 +14,8 @@
 //             chunk, as a busy API server sends them)
 // Modes, every one in a fresh process (this file with --mode=...), in a rotating order:
 //   parse      JSON.parse of each line, the event handed to a subscriber, nothing kept
+//   array      + each pod kept in an array slot by its index (the cheapest cache there is, no key
+//              at all: what V8 charges any cache for keeping objects that outlive a scavenge)
 //   map        + each pod kept in a plain Map (what a mutable cache costs)
 //   resume     withBookmarks + resumeFromResourceVersion (which keeps the last object per key)
 //   store      toStore alone
@@ -45,7 +47,7 @@ const args = Object.fromEntries(
 );
 const EVENTS = Number(args.events ?? 100_000);
 const MODES = (
-  args.modes ?? 'parse,map,resume,store,pipeline,indexed,shared,informers,changedBy'
+  args.modes ?? 'parse,array,map,resume,store,pipeline,indexed,shared,informers,changedBy'
 ).split(',');
 const KUBE_RX_MODES = new Set([
   'resume',
@@ -219,6 +221,15 @@ async function measure(mode, stream, distDir) {
     connect,
     list: () => of({ items: [], resourceVersion: '1' }),
   });
+  // Event n of either stream is about pod n % (the stream's pod count): its slot.
+  const podCount = stream === 'growing' ? (await import('./watch/pods.mjs')).PODS : CYCLE_PODS;
+  const slots = [];
+  let eventIndex = 0;
+  const slot = map((event) => {
+    const index = eventIndex++ % podCount;
+    slots[index] = event.type === 'DELETED' ? undefined : event.object;
+    return slots;
+  });
   const cache = new Map();
   const keep = map((event) => {
     const { namespace, name } = event.object.metadata;
@@ -234,6 +245,7 @@ async function measure(mode, stream, distDir) {
   const cluster = { name: 'memory', resolve: () => Promise.reject(new Error('in memory')) };
   const pipelines = {
     parse: () => connect(),
+    array: () => connect().pipe(slot),
     map: () => connect().pipe(keep),
     resume: resumed,
     store: () => connect().pipe(toStore()),

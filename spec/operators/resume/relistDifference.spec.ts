@@ -2,12 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { defaultKey } from '../../../src/objects/defaultKey.js';
 import { foldObjects } from '../../../src/operators/store/foldEvent.js';
 import { ObjectMap } from '../../../src/operators/store/ObjectMap.js';
-import {
-  freshChange,
-  relistDifference,
-  repeatsDelivered,
-} from '../../../src/operators/resume/relistDifference.js';
-import { added, bookmark, deleted, modified, pod } from '../../../src/testing/marbles/builders.js';
+import { freshChange, relistDifference } from '../../../src/operators/resume/relistDifference.js';
+import { added, modified, pod } from '../../../src/testing/marbles/builders.js';
 import type { KubernetesObject } from '../../../src/types.js';
 
 const node = (name: string, rv?: string): KubernetesObject => ({
@@ -58,20 +54,5 @@ describe('relistDifference', () => {
     expect(freshChange(delivered, 'default/b', pod('b', '2'))).toEqual(added(pod('b', '2')));
     expect(freshChange(delivered, 'default/a', pod('a', '3'))).toEqual(modified(pod('a', '3')));
     expect(freshChange(delivered, 'default/a', pod('a', '1'))).toBeUndefined();
-  });
-});
-
-describe('repeatsDelivered', () => {
-  it('is true only for an ADDED or MODIFIED at the version delivered under its key', () => {
-    const delivered = deliveredOf([pod('a', '1'), node('n1')]);
-    expect(repeatsDelivered(delivered, modified(pod('a', '1')), 'default/a')).toBe(true);
-    expect(repeatsDelivered(delivered, added(pod('a', '1')), 'default/a')).toBe(true);
-    expect(repeatsDelivered(delivered, modified(pod('a', '2')), 'default/a')).toBe(false);
-    expect(repeatsDelivered(delivered, deleted(pod('a', '1')), 'default/a')).toBe(false);
-    expect(repeatsDelivered(delivered, bookmark('1'), 'default/a')).toBe(false);
-    // Under another key, the same version is not a repeat.
-    expect(repeatsDelivered(delivered, modified(pod('a', '1')), 'default/b')).toBe(false);
-    // Two events without a version are never taken for a repeat.
-    expect(repeatsDelivered(delivered, modified(node('n1')), 'n1')).toBe(false);
   });
 });

@@ -11,9 +11,8 @@ import { RESET_AFTER, SHORT_WATCH, backoffDelay, randomTimeoutSeconds } from './
 import { classifyFailure } from './classifyFailure.js';
 import { endBookmark } from '../../objects/endBookmark.js';
 import { resourceVersionOf } from '../../objects/resourceVersionOf.js';
-import { foldObjectUnder } from '../store/foldEvent.js';
 import { ObjectMap } from '../store/ObjectMap.js';
-import { freshChange, relistDifference, repeatsDelivered } from './relistDifference.js';
+import { freshChange, relistDifference } from './relistDifference.js';
 import type { InitialEventsPhase, ResumerPhase } from './ResumerPhase.js';
 import { SerialSteps } from './SerialSteps.js';
 
@@ -282,11 +281,10 @@ export class Resumer<T> {
 
   /** Delivers an event downstream and records it, unless it repeats what was delivered. */
   private deliver(event: WatchObjectEvent<T>): void {
-    if (event.type !== 'BOOKMARK') {
-      // One key per event, for the repeat check and the record alike.
+    if (event.type === 'DELETED') this.delivered.delete(this.settings.key(event.object));
+    else if (event.type !== 'BOOKMARK') {
       const key = this.settings.key(event.object);
-      if (repeatsDelivered(this.delivered, event, key)) return;
-      foldObjectUnder(this.delivered, event, key);
+      if (!this.delivered.setUnlessRepeat(key, event.object, resourceVersionOf(event))) return;
     }
     this.subscriber.next(event);
   }

@@ -1,7 +1,5 @@
 import type { WatchObjectEvent } from '../../types.js';
 import { metadataOf } from '../../objects/metadataOf.js';
-import { resourceVersionOf } from '../../objects/resourceVersionOf.js';
-import { type AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
 import type { ObjectsByKey } from '../store/foldEvent.js';
 
 /**
@@ -47,22 +45,6 @@ export function freshChange<T>(
   const previous = delivered.get(key);
   if (previous === undefined) return objectEvent('ADDED', object);
   return sameVersion(previous, object) ? undefined : objectEvent('MODIFIED', object);
-}
-
-/**
- * Whether `event` (ADDED or MODIFIED) repeats the (key, resourceVersion) last delivered under
- * `key`, its object's key: a reconnect may send again what the last connection did.
- */
-export function repeatsDelivered<T>(
-  delivered: ObjectsByKey<T, unknown>,
-  event: AnyWatchEvent,
-  key: string,
-): boolean {
-  if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return false;
-  const resourceVersion = resourceVersionOf(event);
-  if (resourceVersion === undefined) return false;
-  const previous = delivered.get(key);
-  return previous !== undefined && metadataOf(previous)?.resourceVersion === resourceVersion;
 }
 
 function sameVersion(previous: unknown, object: unknown): boolean {

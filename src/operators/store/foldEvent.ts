@@ -1,4 +1,3 @@
-import type { WatchEventType } from '../../types.js';
 import { hasInitialEventsEndAnnotation } from '../../objects/endBookmark.js';
 import { resourceVersionOf } from '../../objects/resourceVersionOf.js';
 import { type AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
@@ -34,9 +33,10 @@ export interface WatchState<O> {
 /**
  * The one fold of a watch event into objects by key, used by everything that keeps state:
  * ADDED and MODIFIED set the object under its key, DELETED removes the key, BOOKMARK and ERROR
- * change nothing. `toStore`, `shareWatch` and `resumeFromResourceVersion` (what it delivered,
- * which its relist difference is computed against) all apply events through it, with the key
- * their user gave, so they agree on what an object is.
+ * change nothing. `toStore` and `shareWatch` apply events through it, with the key their user
+ * gave; the resumer's record of what it delivered (`ObjectMap.setUnlessRepeat`, which skips
+ * repeats on the way) folds the same way with the same key, so all of them agree on what an
+ * object is.
  *
  * @example
  * objects = foldObjects(objects, { type: 'DELETED', object: pod }, defaultKey);
@@ -49,28 +49,12 @@ export function foldObjects<T, O extends ObjectsByKey<T, O>>(
   switch (event.type) {
     case 'ADDED':
     case 'MODIFIED':
+      return objects.set(keyOf(event.object), event.object);
     case 'DELETED':
-      return foldObjectUnder(objects, event, keyOf(event.object));
+      return objects.delete(keyOf(event.object));
     default:
       return objects;
   }
-}
-
-/**
- * {@link foldObjects} for an ADDED, MODIFIED or DELETED event (never a BOOKMARK: it would be
- * set) whose key its caller has made already (the resumer needs it for its repeat check first):
- * one key per event, not two.
- *
- * @example
- * const key = defaultKey(event.object);
- * if (!repeatsDelivered(delivered, event, key)) foldObjectUnder(delivered, event, key);
- */
-export function foldObjectUnder<T, O extends ObjectsByKey<T, O>>(
-  objects: O,
-  event: { type: WatchEventType; object: T },
-  key: string,
-): O {
-  return event.type === 'DELETED' ? objects.delete(key) : objects.set(key, event.object);
 }
 
 /**
