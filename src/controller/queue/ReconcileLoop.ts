@@ -31,7 +31,9 @@ const KEEP_IDLE = 4096;
  * Slots are never deleted from the Map one by one: V8 keeps the hash tables a delete-then-add
  * Map replaces in old space, and what they reference gets promoted (DESIGN, Known traps). A slot
  * that goes idle stays; the Map is dropped whole once every slot is idle, or rebuilt once idle
- * slots outnumber the others.
+ * slots outnumber the others. Dropped means a new `Map`, never `clear()`: a cleared Map keeps
+ * its old table, and what that table references, as the deleting one would (the promotion
+ * spec's queue case catches it).
  */
 export class ReconcileLoop implements RunOwner {
   private states = new Map<string, KeyState>();
