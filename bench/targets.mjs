@@ -115,6 +115,7 @@ for (const mode of MODES) {
 }
 const loadAfter = load();
 console.log(`\nload average before ${loadBefore}, after ${loadAfter}`);
+if (process.env.NODE_OPTIONS) console.log(`NODE_OPTIONS=${process.env.NODE_OPTIONS}`);
 await mkdir(here('./results'), { recursive: true });
 await writeFile(
   here('./results/targets.json'),
@@ -122,7 +123,14 @@ await writeFile(
     {
       bench: 'targets',
       started: started.toISOString(),
-      config: { rounds: ROUNDS, events: EVENTS, warmup: WARMUP, only: ONLY, streams: STREAMS },
+      config: {
+        rounds: ROUNDS,
+        events: EVENTS,
+        warmup: WARMUP,
+        only: ONLY,
+        streams: STREAMS,
+        nodeOptions: process.env.NODE_OPTIONS || undefined,
+      },
       loadBefore,
       loadAfter,
       reports,

@@ -131,6 +131,8 @@ async function machine() {
     cpu: model,
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
+    // V8 flags change what is measured (a larger young generation: docs/performance.md).
+    nodeOptions: process.env.NODE_OPTIONS || undefined,
   };
 }
 
@@ -187,7 +189,7 @@ const reports = Object.fromEntries(
 
 const info = await machine();
 console.log(
-  `\n${info.nproc} x ${info.cpu}, Node ${info.node}; ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} events (~${eventBytes} B each) about ${templates.length} pods, ${CHUNK === 'batch' ? '~64 KiB chunks' : 'one chunk per event'}${WARMUP ? `, after a warm-up of ${WARMUP.toLocaleString('en-US')} events` : ', cold processes'}`,
+  `\n${info.nproc} x ${info.cpu}, Node ${info.node}${info.nodeOptions ? ` (NODE_OPTIONS=${info.nodeOptions})` : ''}; ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} events (~${eventBytes} B each) about ${templates.length} pods, ${CHUNK === 'batch' ? '~64 KiB chunks' : 'one chunk per event'}${WARMUP ? `, after a warm-up of ${WARMUP.toLocaleString('en-US')} events` : ', cold processes'}`,
 );
 for (const mode of MODES) {
   const { label, table, targets } = reports[mode];
