@@ -6,6 +6,8 @@ import { mayCarryCredentials } from '../../src/security/mayCarryCredentials.js';
 import { resolveConnection } from '../../src/client/resolveConnection.js';
 import { kubeConfigConnection } from '../../src/client/kubeConfigConnection.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
+import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
+import { firstValueFrom, toArray } from 'rxjs';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { Cluster, ClusterConnection, Logger } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
@@ -162,6 +164,21 @@ describe('credentials from a KubeConfig over plain HTTP', () => {
       expect(logger.warnings).toEqual(['the cluster c is plain HTTP: credentials are not sent']);
     });
   }
+
+  it('withholds them from a pod log stream too, and says so through its logger', async () => {
+    const user = { token: server.token! };
+    const logger = recordingLogger();
+    const before = server.requests.length;
+    const byName = kubeConfigOf(`http://${NAME}:${port()}`, user, { proxyUrl: proxy.url() });
+    const logs = firstValueFrom(
+      fromPodLogs(byName, { namespace: 'default', name: 'web-1', logger }).pipe(toArray()),
+    );
+    await expect(logs).rejects.toMatchObject({ errorType: 'UNAUTHORIZED_ERROR' });
+    expect(server.requests.length).toBe(before + 1);
+    expect(server.requests.at(-1)?.path).toContain('/pods/web-1/log');
+    expect(lastAuthorization()).toBeUndefined();
+    expect(logger.warnings).toEqual(['the cluster c is plain HTTP: credentials are not sent']);
+  });
 
   it('warns once per cluster, through the logger of the request, and never a credential', async () => {
     const kc = new KubeConfig();

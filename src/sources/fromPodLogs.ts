@@ -1,6 +1,6 @@
 import { WatchError } from '../WatchError.js';
 import { Observable } from 'rxjs';
-import type { Cluster } from '../types.js';
+import type { Cluster, Logger } from '../types.js';
 import { linkedAbort } from '../client/linkedAbort.js';
 import { streamRequest } from '../client/streamRequest.js';
 import { LineFramer } from '../client/lineFramer.js';
@@ -29,6 +29,11 @@ export interface PodLogsOptions {
   signal?: AbortSignal;
   /** The longest line accepted, in bytes (default 16 MiB). */
   maxLineBytes?: number;
+  /**
+   * Hears what is worth a warning, as a watch's logger does: that a KubeConfig's credentials
+   * are not sent to a cluster on plain HTTP elsewhere than loopback (default: silent).
+   */
+  logger?: Logger;
 }
 
 const NUMERIC = ['tailLines', 'sinceSeconds'] as const;
@@ -95,7 +100,8 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
     if (options.signal?.aborted) return subscriber.complete();
     const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
     const accept = 'text/plain, */*';
-    const request = { path, query, accept, broken: 'the log stream failed' };
+    const { logger } = options;
+    const request = { path, query, accept, logger, broken: 'the log stream failed' };
     const stream = streamRequest(cluster, request, controller.signal, {
       failed: (error) => subscriber.error(error),
       bytes: (buffer, start, end) => {
