@@ -127,6 +127,11 @@ export function targetsOf(mode, suffix = '', tag = '') {
       tls ? 1.2 : 1.1,
     ],
     [`resumed + toStore${tag} events/s >= 0.92x fromWatch`, resumed, fromWatch, 0.92],
+    // What the 0.92x stands for (DESIGN: the informer's own ratio to its Watch), measured in the
+    // same rounds: a cache's cost depends on the layout, so read the target beside it.
+    ...(suffix
+      ? []
+      : [['makeInformer events/s vs client-node Watch', 'clientNodeInformer', 'clientNodeWatch']]),
     [
       `resumed + toStore${tag} events/s >= ${tls ? '1.10' : '1.05'}x makeInformer`,
       resumed,
@@ -171,6 +176,8 @@ export function measureTargets(rounds, names, targets) {
         spread: spread(perRoundValues),
         cpuValue,
         bound,
+        // A reference (no bound) is measured like a target and never judged.
+        reference: bound === undefined,
         met: value >= bound,
         roundsMet: perRoundValues.filter((v) => v >= bound).length,
         rounds: rounds.length,
@@ -182,10 +189,11 @@ export function measureTargets(rounds, names, targets) {
 /** One line per target. */
 export function targetLines(measured) {
   return measured.map(
-    ({ target, value, spread: range, cpuValue, met, roundsMet, rounds, memory }) => {
+    ({ target, value, spread: range, cpuValue, met, roundsMet, rounds, memory, reference }) => {
       const shown = memory
         ? `${value.toFixed(2)} (theirs / ours; rounds ${range})`
         : `${value.toFixed(2)}x (rounds ${range}; by CPU time per event: ${cpuValue.toFixed(2)}x)`;
+      if (reference) return `  ref      ${target}: ${shown}`;
       return `  ${met ? 'met    ' : 'NOT MET'}  ${target}: ${shown}; met in ${roundsMet}/${rounds} rounds`;
     },
   );
