@@ -28,6 +28,12 @@ describe('LineFramer', () => {
     }
   });
 
+  it('refuses a bound it could never frame with (it would loop on the first byte)', () => {
+    for (const maxLineBytes of [Number.NaN, 0, -3, 1.5]) {
+      expect(() => new LineFramer(() => true, { maxLineBytes })).toThrow(RangeError);
+    }
+  });
+
   it('gives the same lines one byte at a time', () => {
     const parts = [...bytes].map((b) => Buffer.from([b]));
     expect(frame(parts).lines).toEqual(expected);

@@ -98,6 +98,18 @@ describe('fromPodLogs', () => {
       firstValueFrom(fromPodLogs(server.kubeConfig(), { namespace: 'default', name: '../etc' })),
     ).rejects.toMatchObject({ errorType: 'BAD_REQUEST' });
   });
+
+  it('refuses a maxLineBytes that is not a positive whole number, before any request', async () => {
+    const before = server.requests.length;
+    for (const maxLineBytes of [Number.NaN, 0, -1, 2.5, Infinity]) {
+      await expect(
+        firstValueFrom(
+          fromPodLogs(server.kubeConfig(), { namespace: 'default', name: 'web', maxLineBytes }),
+        ),
+      ).rejects.toMatchObject({ errorType: 'BAD_REQUEST', message: /maxLineBytes/ });
+    }
+    expect(server.requests.length).toBe(before);
+  });
 });
 
 describe('fromPodLogs on a raw server', () => {

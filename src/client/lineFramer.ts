@@ -40,11 +40,18 @@ export class LineFramer {
   private readonly maxLineBytes: number;
   private readonly skipBlank: boolean;
 
-  /** `onLine` returns false to stop framing (the stream is over for its consumer). */
+  /**
+   * `onLine` returns false to stop framing (the stream is over for its consumer). Throws a
+   * RangeError for a `maxLineBytes` that {@link isLineBound} refuses: framing with it would never
+   * move past the first byte.
+   */
   constructor(
     private readonly onLine: (line: string) => boolean,
     { maxLineBytes, skipBlank = true }: LineFramerConfig,
   ) {
+    if (!isLineBound(maxLineBytes)) {
+      throw new RangeError(`maxLineBytes must be a positive whole number, not ${maxLineBytes}`);
+    }
     this.maxLineBytes = maxLineBytes;
     this.skipBlank = skipBlank;
   }
@@ -161,4 +168,15 @@ export class LineFramer {
     this.segments.length = 0;
     this.segmentBytes = 0;
   }
+}
+
+/**
+ * Whether `maxLineBytes` is a bound a framer can work with: a positive whole number.
+ *
+ * @example
+ * isLineBound(16 * 1024 * 1024); // true
+ * isLineBound(Number.NaN); // false
+ */
+export function isLineBound(maxLineBytes: unknown): maxLineBytes is number {
+  return Number.isInteger(maxLineBytes) && (maxLineBytes as number) > 0;
 }

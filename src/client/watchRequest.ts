@@ -1,6 +1,7 @@
 import { WatchError } from '../WatchError.js';
 import type { ResourceRef, WatchOptions } from '../types.js';
 import { resourcePath } from '../objects/resourcePath.js';
+import { isLineBound } from './lineFramer.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [
@@ -52,7 +53,7 @@ export function watchRequest(
       ),
     };
   }
-  if (maxLineBytes !== undefined && !(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
+  if (maxLineBytes !== undefined && !isLineBound(maxLineBytes)) {
     return {
       error: WatchError.badRequest(
         path,

@@ -3,7 +3,7 @@ import { Observable } from 'rxjs';
 import type { Cluster, Logger } from '../types.js';
 import { linkedAbort } from '../client/linkedAbort.js';
 import { streamRequest } from '../client/streamRequest.js';
-import { LineFramer } from '../client/lineFramer.js';
+import { LineFramer, isLineBound } from '../client/lineFramer.js';
 import { assertSegment, resourcePath } from '../objects/resourcePath.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../client/watchLineDecoder.js';
 
@@ -73,6 +73,15 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
       if (container !== undefined) assertSegment('container', container, path);
     } catch (error) {
       subscriber.error(error);
+      return;
+    }
+    if (!isLineBound(maxLineBytes)) {
+      subscriber.error(
+        WatchError.badRequest(
+          path,
+          `maxLineBytes must be a positive whole number, not ${maxLineBytes}`,
+        ),
+      );
       return;
     }
     const query = new URLSearchParams();
