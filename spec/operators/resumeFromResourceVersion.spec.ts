@@ -476,6 +476,46 @@ describe('resumeFromResourceVersion: what reaches downstream', () => {
   );
 
   it(
+    'asks its key function once per object of a list or of a watch-list, not again to record it',
+    marbles((m) => {
+      const keyed: string[] = [];
+      const key = (object: V1Pod) => {
+        keyed.push(object.metadata!.resourceVersion!);
+        return object.metadata!.name!;
+      };
+      const listed = marbleWatchSource<V1Pod>({
+        lists: [m.cold('(l|)', { l: listOf([pod('a', '3'), pod('b', '4')], '4') })],
+        connections: [m.cold('-')],
+      });
+      listed.pipe(resumeFromResourceVersion<V1Pod>({ scheduler: m.scheduler, key })).subscribe();
+      m.flush();
+      expect(keyed).toEqual(['3', '4']);
+
+      keyed.length = 0;
+      const streamed = marbleWatchSource<V1Pod>({
+        connections: [
+          m.cold('ab(e)', {
+            a: added(pod('a', '3')),
+            b: added(pod('b', '4')),
+            e: bookmark('4', { initialEventsEnd: true }),
+          }),
+        ],
+      });
+      streamed
+        .pipe(
+          resumeFromResourceVersion<V1Pod>({
+            scheduler: m.scheduler,
+            key,
+            initialState: 'watch-list',
+          }),
+        )
+        .subscribe();
+      m.flush();
+      expect(keyed).toEqual(['3', '4']);
+    }),
+  );
+
+  it(
     'drops list items the consumer already has, and a replayed ADDED after reconnecting',
     marbles((m) => {
       const source = marbleWatchSource({

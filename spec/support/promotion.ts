@@ -105,8 +105,12 @@ function scavengeWindow(profiler: v8.GCProfiler): GcWindow {
   for (const { gcType, beforeGC, afterGC } of profiler.stop().statistics) {
     if (gcType !== 'Scavenge') continue;
     window.scavenges++;
-    window.promoted +=
-      oldBytes(afterGC.heapSpaceStatistics) - oldBytes(beforeGC.heapSpaceStatistics);
+    // A scavenge can also free a little of old space (swept pages); that must not offset what
+    // another scavenge promoted.
+    window.promoted += Math.max(
+      0,
+      oldBytes(afterGC.heapSpaceStatistics) - oldBytes(beforeGC.heapSpaceStatistics),
+    );
   }
   return window;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { defaultKey } from '../../../src/objects/defaultKey.js';
-import { foldObjects } from '../../../src/operators/store/foldEvent.js';
-import { ObjectMap } from '../../../src/operators/store/ObjectMap.js';
+import { ObjectMap } from '../../../src/operators/resume/ObjectMap.js';
 import { freshChange, relistDifference } from '../../../src/operators/resume/relistDifference.js';
 import { added, modified, pod } from '../../../src/testing/marbles/builders.js';
 import type { KubernetesObject } from '../../../src/types.js';
@@ -15,8 +14,8 @@ function deliveredOf(
   objects: KubernetesObject[],
   key: (o: KubernetesObject) => string = defaultKey,
 ) {
-  let delivered = new ObjectMap<KubernetesObject>();
-  for (const o of objects) delivered = foldObjects(delivered, added(o), key);
+  const delivered = new ObjectMap<KubernetesObject>();
+  for (const o of objects) delivered.setUnlessRepeat(key(o), o, o.metadata?.resourceVersion);
   return delivered;
 }
 
@@ -28,12 +27,13 @@ describe('relistDifference', () => {
     const c = pod('c', '3');
     const delivered = deliveredOf([pod('a', '1'), pod('b', '2'), c, node('n1')]);
     const list = [pod('d', '6'), pod('a', '1'), pod('b', '5'), node('n1')];
+    // Each change comes with the key it is about.
     expect(relistDifference(delivered, fresh(list))).toEqual([
-      { type: 'DELETED', object: c, resourceVersion: '3' },
-      added(pod('d', '6')),
-      modified(pod('b', '5')),
+      ['default/c', { type: 'DELETED', object: c, resourceVersion: '3' }],
+      ['default/d', added(pod('d', '6'))],
+      ['default/b', modified(pod('b', '5'))],
       // Without a version, nothing proves it unchanged.
-      { type: 'MODIFIED', object: node('n1'), resourceVersion: undefined },
+      ['n1', { type: 'MODIFIED', object: node('n1'), resourceVersion: undefined }],
     ]);
   });
 
@@ -42,11 +42,13 @@ describe('relistDifference', () => {
     const old = pod('a', '3', { metadata: { uid: 'u1' } });
     const recreated = pod('a', '7', { metadata: { uid: 'u2' } });
     expect(relistDifference(deliveredOf([old], byUid), fresh([recreated], byUid))).toEqual([
-      { type: 'DELETED', object: old, resourceVersion: '3' },
-      added(recreated),
+      ['u1', { type: 'DELETED', object: old, resourceVersion: '3' }],
+      ['u2', added(recreated)],
     ]);
     // Keyed by name, the same change is one MODIFIED.
-    expect(relistDifference(deliveredOf([old]), fresh([recreated]))).toEqual([modified(recreated)]);
+    expect(relistDifference(deliveredOf([old]), fresh([recreated]))).toEqual([
+      ['default/a', modified(recreated)],
+    ]);
   });
 
   it('freshChange: ADDED for a new key, MODIFIED for a new version, none when unchanged', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from '@jest/globals';
 import { defaultKey } from '../../../src/objects/defaultKey.js';
 import { endBookmark } from '../../../src/objects/endBookmark.js';
 import { emptyWatchState, foldEvent, foldObjects } from '../../../src/operators/store/foldEvent.js';
-import { ObjectMap } from '../../../src/operators/store/ObjectMap.js';
 import { SortedMap } from '../../../src/operators/store/SortedMap.js';
 import {
   added,
@@ -33,7 +32,7 @@ describe('foldObjects', () => {
 
   it('uses the key it is given: a re-created pod is another object under its uid', () => {
     const byUid = (o: KubernetesObject) => o.metadata!.uid!;
-    let objects = new ObjectMap<KubernetesObject>();
+    let objects = SortedMap.empty<KubernetesObject>();
     objects = foldObjects(objects, added(pod('a', '1', { metadata: { uid: 'u1' } })), byUid);
     objects = foldObjects(objects, added(pod('a', '2', { metadata: { uid: 'u2' } })), byUid);
     expect([...objects.entries()].map(([key]) => key)).toEqual(['u1', 'u2']);

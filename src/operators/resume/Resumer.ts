@@ -11,7 +11,7 @@ import { RESET_AFTER, SHORT_WATCH, backoffDelay, randomTimeoutSeconds } from './
 import { classifyFailure } from './classifyFailure.js';
 import { endBookmark } from '../../objects/endBookmark.js';
 import { resourceVersionOf } from '../../objects/resourceVersionOf.js';
-import { ObjectMap } from '../store/ObjectMap.js';
+import { ObjectMap } from './ObjectMap.js';
 import { freshChange, relistDifference } from './relistDifference.js';
 import type { InitialEventsPhase, ResumerPhase } from './ResumerPhase.js';
 import { SerialSteps } from './SerialSteps.js';
@@ -169,12 +169,12 @@ export class Resumer<T> {
     if (!phase.streaming) return;
     const change =
       event.type === 'DELETED' ? event : freshChange(this.delivered, key, event.object);
-    if (change) this.deliver(change);
+    if (change) this.deliver(change, key);
   }
 
   /** The end of a sync (listed, or initial events ended): the difference, then the bookmark. */
   private synced(fresh: ReadonlyMap<string, T>, bookmark: WatchObjectEvent<T>): void {
-    for (const change of relistDifference(this.delivered, fresh)) this.deliver(change);
+    for (const [key, change] of relistDifference(this.delivered, fresh)) this.deliver(change, key);
     this.subscriber.next(bookmark);
     this.cursor = resourceVersionOf(bookmark);
     this.mustSync = false;
@@ -279,12 +279,19 @@ export class Resumer<T> {
 
   // --- Output --------------------------------------------------------------------------------
 
-  /** Delivers an event downstream and records it, unless it repeats what was delivered. */
-  private deliver(event: WatchObjectEvent<T>): void {
-    if (event.type === 'DELETED') this.delivered.delete(this.settings.key(event.object));
+  /**
+   * Delivers an event downstream and records it, unless it repeats what was delivered. `key` is
+   * the event object's key when the caller has made it already.
+   */
+  private deliver(event: WatchObjectEvent<T>, key?: string): void {
+    if (event.type === 'DELETED') this.delivered.delete(key ?? this.settings.key(event.object));
     else if (event.type !== 'BOOKMARK') {
-      const key = this.settings.key(event.object);
-      if (!this.delivered.setUnlessRepeat(key, event.object, resourceVersionOf(event))) return;
+      const recorded = this.delivered.setUnlessRepeat(
+        key ?? this.settings.key(event.object),
+        event.object,
+        resourceVersionOf(event),
+      );
+      if (!recorded) return;
     }
     this.subscriber.next(event);
   }

@@ -1,6 +1,11 @@
 import type { WatchObjectEvent } from '../../types.js';
 import { metadataOf } from '../../objects/metadataOf.js';
-import type { ObjectsByKey } from '../store/foldEvent.js';
+
+/** What the consumer was delivered, by key: the resumer's `ObjectMap` (or any `Map`). */
+export type DeliveredObjects<T> = Pick<ReadonlyMap<string, T>, 'get' | 'entries'>;
+
+/** A change of a relist and the key it is about, as the consumer's key function made it. */
+export type KeyedChange<T> = readonly [key: string, event: WatchObjectEvent<T>];
 
 /**
  * The events that bring a consumer from what it was delivered to a fresh full state (a list,
@@ -13,24 +18,25 @@ import type { ObjectsByKey } from '../store/foldEvent.js';
  * key (a pod re-created under the same name gets a new uid) arrive as DELETED then ADDED: any
  * store downstream, whatever its key, ends with the new object only.
  *
- * Apply each event with `foldObjects` to keep `delivered` current.
+ * Each change comes with its key, so that recording it in `delivered` needs no key made again.
  *
  * @example
- * relistDifference(delivered, new Map([['default/a', a7]])); // [DELETED b@4, MODIFIED a@7]
+ * relistDifference(delivered, new Map([['default/a', a7]]));
+ * // [['default/b', DELETED b@4], ['default/a', MODIFIED a@7]]
  */
 export function relistDifference<T>(
-  delivered: ObjectsByKey<T, unknown>,
+  delivered: DeliveredObjects<T>,
   fresh: ReadonlyMap<string, T>,
-): WatchObjectEvent<T>[] {
-  const events: WatchObjectEvent<T>[] = [];
+): KeyedChange<T>[] {
+  const changes: KeyedChange<T>[] = [];
   for (const [key, object] of delivered.entries()) {
-    if (!fresh.has(key)) events.push(objectEvent('DELETED', object));
+    if (!fresh.has(key)) changes.push([key, objectEvent('DELETED', object)]);
   }
   for (const [key, object] of fresh) {
     const change = freshChange(delivered, key, object);
-    if (change) events.push(change);
+    if (change) changes.push([key, change]);
   }
-  return events;
+  return changes;
 }
 
 /**
@@ -38,7 +44,7 @@ export function relistDifference<T>(
  * MODIFIED when its resourceVersion changed, none when unchanged.
  */
 export function freshChange<T>(
-  delivered: ObjectsByKey<T, unknown>,
+  delivered: DeliveredObjects<T>,
   key: string,
   object: T,
 ): WatchObjectEvent<T> | undefined {

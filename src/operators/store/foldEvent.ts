@@ -3,9 +3,9 @@ import { resourceVersionOf } from '../../objects/resourceVersionOf.js';
 import { type AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
 
 /**
- * Objects by key, as the fold updates them: persistent (`SortedMap`, whose `set` and `delete`
- * return a new map and leave the old one valid) or in place (`ObjectMap`, which returns itself).
- * `Self` is the map type itself, so a fold over a `SortedMap` gives back a `SortedMap`.
+ * Objects by key, as the fold updates them: persistent maps (`SortedMap`, `IndexedObjects`),
+ * whose `set` and `delete` return a new map and leave the old one valid. `Self` is the map type
+ * itself, so a fold over a `SortedMap` gives back a `SortedMap`.
  */
 export interface ObjectsByKey<T, Self> {
   readonly size: number;
@@ -14,7 +14,7 @@ export interface ObjectsByKey<T, Self> {
   set(key: string, object: T): Self;
   /** The map without `key`. */
   delete(key: string): Self;
-  /** Every entry; in key order for a `SortedMap`, in insertion order for an `ObjectMap`. */
+  /** Every entry, in key order. */
   entries(): Iterable<[string, T]>;
 }
 
@@ -34,9 +34,8 @@ export interface WatchState<O> {
  * The one fold of a watch event into objects by key, used by everything that keeps state:
  * ADDED and MODIFIED set the object under its key, DELETED removes the key, BOOKMARK and ERROR
  * change nothing. `toStore` and `shareWatch` apply events through it, with the key their user
- * gave; the resumer's record of what it delivered (`ObjectMap.setUnlessRepeat`, which skips
- * repeats on the way) folds the same way with the same key, so all of them agree on what an
- * object is.
+ * gave; the resumer's record of what it delivered (`resume/ObjectMap`, which skips repeats on
+ * the way) is kept the same way with the same key, so all of them agree on what an object is.
  *
  * @example
  * objects = foldObjects(objects, { type: 'DELETED', object: pod }, defaultKey);
