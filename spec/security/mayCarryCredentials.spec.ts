@@ -7,6 +7,7 @@ import { resolveConnection } from '../../src/client/resolveConnection.js';
 import { kubeConfigConnection } from '../../src/client/kubeConfigConnection.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
+import { leaderElection } from '../../src/controller/leaderElection.js';
 import { firstValueFrom, toArray } from 'rxjs';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { Cluster, ClusterConnection, Logger } from '../../src/types.js';
@@ -178,6 +179,35 @@ describe('credentials from a KubeConfig over plain HTTP', () => {
     expect(server.requests.at(-1)?.path).toContain('/pods/web-1/log');
     expect(lastAuthorization()).toBeUndefined();
     expect(logger.warnings).toEqual(['the cluster c is plain HTTP: credentials are not sent']);
+  });
+
+  it('withholds them from a leader election too, and says so through its logger', async () => {
+    const logger = recordingLogger();
+    const before = server.requests.length;
+    const byName = kubeConfigOf(
+      `http://${NAME}:${port()}`,
+      { token: server.token! },
+      {
+        proxyUrl: proxy.url(),
+      },
+    );
+    const election = leaderElection(byName, {
+      namespace: 'default',
+      name: 'plain-http',
+      identity: 'a',
+      logger,
+    }).subscribe();
+    try {
+      const deadline = Date.now() + 10_000;
+      while (server.requests.length === before && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      election.unsubscribe();
+    }
+    expect(server.requests.at(before)?.path).toContain('/leases/plain-http');
+    expect(server.requests.at(before)?.headers.authorization).toBeUndefined();
+    expect(logger.warnings).toContain('the cluster c is plain HTTP: credentials are not sent');
   });
 
   it('warns once per cluster, through the logger of the request, and never a credential', async () => {

@@ -4,7 +4,7 @@ import {
   defer,
   EMPTY,
   filter,
-  from,
+  map,
   merge,
   mergeMap,
   retry,
@@ -16,6 +16,8 @@ import { changedBy } from '../operators/changedBy.js';
 import { createInformers, type Informers } from '../operators/createInformers.js';
 import type { Store } from '../operators/store/Store.js';
 import { apiVersionOf } from '../objects/resources.js';
+import { defaultKey, namespacedKey } from '../objects/defaultKey.js';
+import { backoffDelay } from '../operators/resume/backoffDelay.js';
 import type { KubernetesObject, ResourceRef, WatchEvent } from '../types.js';
 import type { ControllerConfig, ControllerSource, ControllerStores } from './ControllerConfig.js';
 import { reconcileQueue } from './reconcileQueue.js';
@@ -81,6 +83,7 @@ export function controller<T extends KubernetesObject>(
     ...queueConfig
   } = config;
   const scheduler = queueConfig.scheduler ?? asyncScheduler;
+  const random = queueConfig.random ?? Math.random;
   return defer(() => {
     const sources: ControllerSource<any>[] = [primary, ...owns, ...watches];
     const informerOf = informersFor(shared, scheduler, onLifecycle);
@@ -97,7 +100,9 @@ export function controller<T extends KubernetesObject>(
     const forever = <V>(source: Observable<V>) =>
       source.pipe(
         retry({
-          delay: (_, n) => timer(Math.min(30_000, 500 * 2 ** (n - 1)), scheduler),
+          // The resumer's backoff, jitter included: controllers sharing an informer that
+          // failed do not all come back at the same moment.
+          delay: (_, n) => timer(backoffDelay(n, random), scheduler),
           resetOnSuccess: true,
         }),
       );
@@ -129,11 +134,12 @@ export function controller<T extends KubernetesObject>(
       );
     const primaryKeys = events(primary).pipe(
       changedBy(triggerOn as (object: unknown) => unknown),
-      mergeMap((event) => [keyOf(event.object)]),
+      map((event) => defaultKey(event.object)),
     );
+    const primaryApiVersion = apiVersionOf(primary.resource);
     const ownedKeys = owns.map((source) =>
       events(source).pipe(
-        mergeMap((event) => ownerKeys(event.object, primary.resource, primaryStore())),
+        mergeMap((event) => ownerKeys(event.object, primaryApiVersion, primaryStore())),
       ),
     );
     const watchedKeys = watches.map((source) =>
@@ -156,8 +162,16 @@ export function controller<T extends KubernetesObject>(
 
     return merge(storeKeys, triggers).pipe(
       reconcileQueue(
-        (key, { signal, attempt }) =>
-          from(reconcile(primaryStore().get(key), { key, signal, attempt, stores })),
+        // `signal` is forwarded, not read: a run makes its AbortController only when asked.
+        (key, run) =>
+          reconcile(primaryStore().get(key), {
+            key,
+            get signal() {
+              return run.signal;
+            },
+            attempt: run.attempt,
+            stores,
+          }),
         queueConfig,
       ),
     );
@@ -235,13 +249,8 @@ function sameResource(a: ResourceRef<unknown>, b: ResourceRef<unknown>): boolean
   );
 }
 
-function keyOf(object: KubernetesObject): string {
-  const { namespace, name = '' } = object.metadata ?? {};
-  return namespace ? `${namespace}/${name}` : name;
-}
-
 function keysOf(store: Store<KubernetesObject, string>): string[] {
-  return store.values().map(keyOf);
+  return store.values().map(defaultKey);
 }
 
 /**
@@ -251,17 +260,16 @@ function keysOf(store: Store<KubernetesObject, string>): string[] {
  */
 function ownerKeys(
   object: KubernetesObject,
-  resource: ResourceRef<unknown>,
+  apiVersion: string,
   store: Store<KubernetesObject, string> | undefined,
 ): string[] {
-  const apiVersion = apiVersionOf(resource);
   const reference = object.metadata?.ownerReferences?.find(
     (ref) => ref.controller === true && ref.apiVersion === apiVersion,
   );
   if (!reference?.name) return [];
   const namespace = object.metadata?.namespace;
   const candidates = namespace
-    ? [`${namespace}/${reference.name}`, reference.name]
+    ? [namespacedKey(namespace, reference.name), reference.name]
     : [reference.name];
   for (const key of candidates) {
     const owner = store?.get(key);

@@ -49,7 +49,7 @@ export function leaderElection(
   config: LeaderElectionConfig,
 ): Observable<boolean> {
   const settings = electionSettings(config);
-  const api = leaseApi(cluster, config.namespace, config.name);
+  const api = leaseApi(cluster, config.namespace, config.name, config.logger);
   return new Observable<boolean>((subscriber) => {
     const elector = new Elector(api, settings, (leading) => subscriber.next(leading));
     elector.start();

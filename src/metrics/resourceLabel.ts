@@ -1,3 +1,4 @@
+import { apiVersionOf } from '../objects/resources.js';
 import type { ResourceRef } from '../types.js';
 
 /**
@@ -9,6 +10,5 @@ import type { ResourceRef } from '../types.js';
  */
 export function resourceLabel(resource: ResourceRef<unknown> | string): string {
   if (typeof resource === 'string') return resource;
-  const { group, apiVersion, plural } = resource;
-  return group === '' ? `${apiVersion}/${plural}` : `${group}/${apiVersion}/${plural}`;
+  return `${apiVersionOf(resource)}/${resource.plural}`;
 }

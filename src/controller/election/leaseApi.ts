@@ -1,6 +1,6 @@
 import { requestJson } from '../../client/request.js';
 import { resourcePath } from '../../objects/resourcePath.js';
-import type { Cluster, ResourceRef } from '../../types.js';
+import type { Cluster, Logger, ResourceRef } from '../../types.js';
 import type { WatchError } from '../../WatchError.js';
 
 /** The fields of a `coordination.k8s.io/v1` Lease that leader election reads and writes. */
@@ -41,17 +41,29 @@ const leases: ResourceRef<LeaseObject> = {
 /**
  * The {@link LeaseApi} of `namespace/name` over the one request core. The paths are built (and
  * every segment validated) here, so invalid names throw a `WatchError` BAD_REQUEST at once.
+ * `logger` hears what resolving the connection warns about (credentials withheld over plain
+ * HTTP).
  *
  * @example
  * const api = leaseApi(kc, 'operators', 'my-operator');
  * const got = await api.get(AbortSignal.timeout(5_000));
  */
-export function leaseApi(cluster: Cluster, namespace: string, name: string): LeaseApi {
+export function leaseApi(
+  cluster: Cluster,
+  namespace: string,
+  name: string,
+  logger?: Logger,
+): LeaseApi {
   const collection = resourcePath(leases, { namespace });
   const one = resourcePath(leases, { namespace, name });
   return {
     async get(signal) {
-      const got = await requestJson<LeaseObject>(cluster, { method: 'GET', path: one, signal });
+      const got = await requestJson<LeaseObject>(cluster, {
+        method: 'GET',
+        path: one,
+        signal,
+        logger,
+      });
       if (got.ok) return { ok: true, value: got.value };
       if (got.error.statusCode === 404) return { ok: true, value: undefined };
       return got;
@@ -63,22 +75,22 @@ export function leaseApi(cluster: Cluster, namespace: string, name: string): Lea
         ...lease,
         metadata: { ...lease.metadata, name, namespace },
       };
-      const made = await requestJson<LeaseObject>(cluster, {
+      return requestJson<LeaseObject>(cluster, {
         method: 'POST',
         path: collection,
         body,
         signal,
+        logger,
       });
-      return made.ok ? { ok: true, value: made.value } : made;
     },
     async update(lease, signal) {
-      const put = await requestJson<LeaseObject>(cluster, {
+      return requestJson<LeaseObject>(cluster, {
         method: 'PUT',
         path: one,
         body: lease,
         signal,
+        logger,
       });
-      return put.ok ? { ok: true, value: put.value } : put;
     },
   };
 }
