@@ -1,12 +1,12 @@
 import { WatchError } from '../../src/WatchError.js';
 import { describe, expect, it } from '@jest/globals';
+import { rememberCredentials } from '../../src/client/credentials.js';
 import {
   MAX_DETAIL_CHARS,
   redactDeep,
   redactSecrets,
   redactedCause,
-  rememberCredentials,
-} from '../../src/client/credentials.js';
+} from '../../src/security/redactSecrets.js';
 
 describe('statusToWatchError', () => {
   it('takes code, reason, message and retryAfterSeconds from the Status', () => {

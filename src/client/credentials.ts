@@ -1,13 +1,5 @@
 import { rememberSecret as remember } from '../security/redactSecrets.js';
 
-// Redaction lives in src/security; re-exported for the modules that import it from here.
-export {
-  MAX_DETAIL_CHARS,
-  redactDeep,
-  redactSecrets,
-  redactedCause,
-} from '../security/redactSecrets.js';
-
 /**
  * Keeps credentials out of every message, log line and error kube-rx makes. Patterns catch the
  * usual phrasings ("Bearer x", "token=x"); beyond them, kube-rx knows the exact values it sent

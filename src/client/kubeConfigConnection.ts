@@ -111,7 +111,7 @@ function warnPlainHttp(kubeConfig: KubeConfig, cluster: string, logger: Logger |
 }
 
 /** Headers as a plain object, whatever form they came in (Headers, array pairs or a record). */
-export function plainHeaders(headers: unknown): Record<string, string> {
+function plainHeaders(headers: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
   if (typeof (headers as Headers).forEach === 'function' && !Array.isArray(headers)) {

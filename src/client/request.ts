@@ -11,10 +11,10 @@ import { rememberCredentials } from './credentials.js';
 import { answerToWatchError } from './answerToWatchError.js';
 
 /** The most of an error body read to find its Status: error pages can be large, or endless. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** A 2xx answer with its body to read, or the request's failure as a {@link WatchError}. */
-export type StreamOpenResult =
+type StreamOpenResult =
   { ok: true; body: ResponseBody; head: ResponseHead } | { ok: false; error: WatchError };
 
 /**

@@ -1,13 +1,5 @@
 import type { WatchEvent, WatchEventType } from '../types.js';
 
-/** An ADDED, MODIFIED, DELETED or BOOKMARK event, with the `source` mergeWatches may add. */
-export interface AnyObjectEvent {
-  type: WatchEventType;
-  object: unknown;
-  resourceVersion?: string;
-  source?: string;
-}
-
 /**
  * What the state operators accept: a watch event, maybe tagged with its source by mergeWatches.
  *
