@@ -36,15 +36,12 @@ import { execFile } from 'node:child_process';
 import { resolve as resolvePath } from 'node:path';
 import { clearImmediate, setImmediate } from 'node:timers';
 import { GCProfiler } from 'node:v8';
+import { gcSummary } from './gcSummary.mjs';
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { benchArgs } from './args.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
-    return [key, value];
-  }),
-);
+const args = benchArgs();
 const EVENTS = Number(args.events ?? 100_000);
 const MODES = (
   args.modes ?? 'parse,array,map,resume,store,pipeline,indexed,shared,informers,changedBy'
@@ -207,7 +204,7 @@ async function measure(mode, stream, distDir) {
           const { user, system } = process.cpuUsage(started);
           finished({
             nsPerEvent: ((user + system) * 1000) / measuredEvents,
-            ...gcSummary(profiler.stop().statistics, measuredEvents),
+            ...perEvent(gcSummary(profiler.stop().statistics), measuredEvents),
           });
         }
       };
@@ -276,18 +273,10 @@ async function measure(mode, stream, distDir) {
   return samples[1];
 }
 
-/** Bytes scavenges promoted to old space (old and large-object spaces) per event, and the peak heap. */
-function gcSummary(statistics, events) {
-  const old = (spaces) =>
-    spaces
-      .filter(({ spaceName }) => spaceName === 'old_space' || spaceName === 'large_object_space')
-      .reduce((sum, { spaceUsedSize }) => sum + spaceUsedSize, 0);
-  let promoted = 0;
-  let peakHeap = process.memoryUsage().heapUsed;
-  for (const { gcType, beforeGC, afterGC } of statistics) {
-    peakHeap = Math.max(peakHeap, beforeGC.heapStatistics.usedHeapSize);
-    if (gcType === 'Scavenge')
-      promoted += old(afterGC.heapSpaceStatistics) - old(beforeGC.heapSpaceStatistics);
-  }
-  return { promotedPerEvent: promoted / events, peakHeap };
+/** Promoted bytes per event of a window, and its peak heap (the heap now included). */
+function perEvent({ promoted, peakHeap }, events) {
+  return {
+    promotedPerEvent: promoted / events,
+    peakHeap: Math.max(peakHeap, process.memoryUsage().heapUsed),
+  };
 }

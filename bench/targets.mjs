@@ -17,21 +17,18 @@ import { join } from 'node:path';
 import { URL, fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
+  MODE_LABELS,
   measureTargets,
   summarize,
   summaryTable,
   targetLines,
   targetsOf,
 } from './watch/report.mjs';
+import { benchArgs } from './args.mjs';
 
 const run = promisify(execFile);
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
-    return [key, value];
-  }),
-);
+const args = benchArgs();
 const ROUNDS = Number(args.rounds ?? 5);
 const EVENTS = Number(args.events ?? 100_000);
 const WARMUP = Number(args.warmup ?? 20_000);
@@ -102,14 +99,10 @@ const reports = Object.values(collected).map(({ stream, mode, rounds, labels }) 
   const targets = measureTargets(rounds, names, targetsOf(mode));
   return { stream, mode, rounds, summary, targets, table: summaryTable(summary) };
 });
-const modeTitle = {
-  tls: 'real-cluster mode (TLS, h2 offered by ALPN: kube-rx speaks HTTP/2, client-node HTTPS/1.1)',
-  http: 'plain http:// (HTTP/1.1)',
-};
 // The real-cluster mode first, as DESIGN and the README report it.
 for (const mode of MODES) {
   for (const { stream, table, targets } of reports.filter((r) => r.mode === mode)) {
-    console.log(`\n### ${modeTitle[mode]}, ${stream}: ${LAYOUTS[stream]}\n\n${table}\n`);
+    console.log(`\n### ${MODE_LABELS[mode]}, ${stream}: ${LAYOUTS[stream]}\n\n${table}\n`);
     for (const line of targetLines(targets)) console.log(line);
   }
 }

@@ -30,16 +30,12 @@ import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import { URL, fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { benchArgs } from './args.mjs';
 
 const run = promisify(execFile);
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
-    return [key, value];
-  }),
-);
+const args = benchArgs();
 // --pods=N: how many distinct pods the stream cycles through (default 1000); every process of
 // the run reads it from BENCH_PODS, so it is set before the stream's modules load.
 if (args.pods) process.env.BENCH_PODS = args.pods;
@@ -62,12 +58,8 @@ const ALT = args.alt ? resolvePath(args.alt) : undefined;
 const ALT_LABEL = args['alt-label'] ?? 'alt';
 const baseNames = args.only ? args.only.split(',') : Object.keys(consumers);
 for (const name of baseNames) if (!consumers[name]) throw new Error(`no consumer named ${name}`);
-const MODE_LABELS = {
-  tls: 'real-cluster mode: TLS, h2 offered by ALPN (kube-rx speaks HTTP/2, client-node HTTPS/1.1)',
-  http: 'plain http:// (HTTP/1.1)',
-};
 const MODES = (args.modes ?? 'tls,http').split(',');
-for (const mode of MODES) if (!MODE_LABELS[mode]) throw new Error(`no mode named ${mode}`);
+for (const mode of MODES) if (!report.MODE_LABELS[mode]) throw new Error(`no mode named ${mode}`);
 const ROUND_OFFSET = Number(args['round-offset'] ?? 0);
 const OUT = resolvePath(args.out ?? here('./results/latest.json'));
 // --chunk=batch: the server sends ~64 KiB HTTP chunks instead of one chunk per event.
@@ -182,7 +174,13 @@ const reports = Object.fromEntries(
     ]);
     return [
       mode,
-      { label: MODE_LABELS[mode], summary, targets, rounds, table: report.summaryTable(summary) },
+      {
+        label: report.MODE_LABELS[mode],
+        summary,
+        targets,
+        rounds,
+        table: report.summaryTable(summary),
+      },
     ];
   }),
 );

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GCProfiler } from 'node:v8';
 import { consumers } from './consumers.mjs';
+import { gcSummary } from '../gcSummary.mjs';
 
 const [name, server, eventsArg] = process.argv.slice(2);
 const events = Number(eventsArg);
@@ -113,28 +114,4 @@ function resetPeakRss() {
   } catch {
     return false;
   }
-}
-
-/** The old generation's bytes (old space and large objects) in one GC's heap space statistics. */
-function oldBytes(spaces) {
-  let bytes = 0;
-  for (const { spaceName, spaceUsedSize } of spaces) {
-    if (spaceName === 'old_space' || spaceName === 'large_object_space') bytes += spaceUsedSize;
-  }
-  return bytes;
-}
-
-/** Promoted bytes (scavenges' growth of the old generation), peak heap, counts and pauses. */
-function gcSummary(statistics) {
-  const summary = { promoted: 0, peakHeap: 0, scavenges: 0, fullGcs: 0, pauseMs: 0 };
-  for (const { gcType, cost, beforeGC, afterGC } of statistics) {
-    summary.pauseMs += cost / 1000;
-    summary.peakHeap = Math.max(summary.peakHeap, beforeGC.heapStatistics.usedHeapSize);
-    if (gcType === 'Scavenge') {
-      summary.scavenges++;
-      summary.promoted +=
-        oldBytes(afterGC.heapSpaceStatistics) - oldBytes(beforeGC.heapSpaceStatistics);
-    } else if (gcType === 'MarkSweepCompact') summary.fullGcs++;
-  }
-  return summary;
 }

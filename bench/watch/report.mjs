@@ -1,6 +1,12 @@
 // The report of watch.bench.mjs (and bench/targets.mjs): medians, same-round ratios, the table
 // and the targets of DESIGN "Performance and reliability", from rounds of consumer results.
 
+/** What each mode is, as the reports title it. */
+export const MODE_LABELS = {
+  tls: 'real-cluster mode: TLS, h2 offered by ALPN (kube-rx speaks HTTP/2, client-node HTTPS/1.1)',
+  http: 'plain http:// (HTTP/1.1)',
+};
+
 export const median = (values) => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;

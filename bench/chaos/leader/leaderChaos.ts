@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { Prng } from '../prng.js';
+import { waitUntil } from '../sockets.js';
 
 // Two replicas (child processes) run the same whileLeader-gated acting under one Lease; the
 // leader is SIGKILLed, the server answers 500 or stalls for a while, connections drop. From
@@ -114,15 +115,6 @@ class Replica {
   }
 }
 
-async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await sleep(10);
-  }
-  return true;
-}
-
 /**
  * Runs the two-replica chaos for `durationMs` and reports; `failures` is empty when no two
  * replicas ever acted at once and every takeover after a kill came within lease + retry (+ slack).
@@ -168,7 +160,7 @@ export async function runLeaderChaos(options: LeaderChaosOptions): Promise<Leade
   start();
   // Loading the TypeScript sources takes a while on a loaded machine: the run starts once both
   // replicas are up.
-  const up = await until(
+  const up = await waitUntil(
     () => replicas.every((r) => r.lines.some((l) => l.type === 'started')),
     180_000,
   );
@@ -176,7 +168,7 @@ export async function runLeaderChaos(options: LeaderChaosOptions): Promise<Leade
   const began = Date.now();
   try {
     while (up && Date.now() - began < durationMs) {
-      if (!(await until(() => leader() !== undefined, 4 * leaseMs + 10_000))) {
+      if (!(await waitUntil(() => leader() !== undefined, 4 * leaseMs + 10_000))) {
         failures.push(`nobody acted for ${4 * leaseMs + 10_000} ms`);
         break;
       }
@@ -189,7 +181,7 @@ export async function runLeaderChaos(options: LeaderChaosOptions): Promise<Leade
       log(`fault ${fault} (leader ${current.identity})`);
       if (fault === 'kill') {
         current.kill('SIGKILL');
-        const next = await until(() => leader() !== undefined, boundMs + 10_000);
+        const next = await waitUntil(() => leader() !== undefined, boundMs + 10_000);
         const took = replicas
           .filter((r) => r !== current)
           .flatMap((r) => r.lines.filter((l) => l.type === 'act-start' && l.at >= at))
@@ -204,7 +196,7 @@ export async function runLeaderChaos(options: LeaderChaosOptions): Promise<Leade
         }
         // Two replicas again before the next fault: the new one is a standby once it is up.
         const replacement = start();
-        if (!(await until(() => replacement.lines.some((l) => l.type === 'started'), 180_000)))
+        if (!(await waitUntil(() => replacement.lines.some((l) => l.type === 'started'), 180_000)))
           failures.push(`${replacement.identity} did not start within 180 s`);
       } else if (fault === 'disconnect') {
         server.disconnectAll();
