@@ -155,12 +155,7 @@ export function importDirectionProblems(from, to) {
   const tool =
     (from.startsWith('bench/') || from.startsWith('examples/')) &&
     TOOL_IMPORTS.some((prefix) => to.startsWith(prefix));
-  if (application && !to.startsWith(application) && !from.startsWith('src/testing/') && !tool) {
-    if (!APPLICATION_IMPORTS.some((prefix) => to.startsWith(prefix))) {
-      problems.push(`${from} imports ${to}: use a public entry, src/client/ or src/objects/`);
-    }
-  }
-  if (from.startsWith('src/testing/') && !to.startsWith('src/testing/')) {
+  if (application && !to.startsWith(application) && !tool) {
     if (!APPLICATION_IMPORTS.some((prefix) => to.startsWith(prefix))) {
       problems.push(`${from} imports ${to}: use a public entry, src/client/ or src/objects/`);
     }
@@ -245,18 +240,10 @@ export function findImportProblems(root) {
   for (const dir of ['src', 'bench', 'examples']) {
     for (const file of filesUnder(join(root, dir))) {
       if (file.endsWith('.spec.ts')) continue; // examples/*.spec.ts are specs themselves
-      const imports = src.get(file) ?? importsOf(file);
-      for (const target of imports) {
+      for (const target of src.get(file) ?? importsOf(file)) {
         if (target.startsWith(spec)) {
           problems.push(`${relative(root, file)} imports ${relative(root, target)} from spec/`);
         }
-      }
-    }
-  }
-  for (const dir of ['src', 'bench', 'examples']) {
-    for (const file of filesUnder(join(root, dir))) {
-      if (file.endsWith('.spec.ts')) continue;
-      for (const target of src.get(file) ?? importsOf(file)) {
         problems.push(...importDirectionProblems(relative(root, file), relative(root, target)));
       }
     }

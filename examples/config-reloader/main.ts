@@ -140,17 +140,17 @@ export async function main(
     };
   }
   let synced = false;
-  let leading = lease === undefined;
   let announced = false;
+  // Whether this replica leads (always, without an election): what readiness and the end read.
+  const leadingNow = new BehaviorSubject(lease === undefined);
   const probes =
     health === false
       ? undefined
-      : await startProbeServer({ ...health, ready: () => !leading || synced, routes });
+      : await startProbeServer({ ...health, ready: () => !leadingNow.value || synced, routes });
   // Each time leadership is won the controller starts afresh (its watches too) and syncs again.
   // The election ends (releasing the Lease) once the controller has drained after `signal`, or
   // at once when `signal` aborts a standby.
   const drained = new Subject<void>();
-  const leadingNow = new BehaviorSubject(leading);
   const ended$ = merge(
     drained,
     aborted(signal).pipe(switchMap(() => leadingNow.pipe(filter((now) => !now)))),
@@ -158,10 +158,9 @@ export async function main(
   const leading$ = lease
     ? leaderElection(kc, { logger: { warn: log }, ...lease }).pipe(
         tap((now) => {
-          if (now === leading && announced) return;
+          if (now === leadingNow.value && announced) return;
           announced = true;
           log(now ? `leading (${lease.identity})` : 'standing by');
-          leading = now;
           synced = false;
           leadingNow.next(now);
         }),
