@@ -29,10 +29,14 @@ interface Seen {
 }
 
 /** A controller over deployments that records what each run saw. */
-async function started(config: Partial<ControllerConfig<V1Deployment>> = {}) {
+async function started(
+  config: Partial<ControllerConfig<V1Deployment>> = {},
+  arm: (fake: FakeKubeApiServer) => void = () => {},
+) {
   const fake = (server = await FakeKubeApiServer.start({ bookmarkIntervalMs: 200 }));
   fake.create(deployments, deployment('web', '', { metadata: { generation: 1 } }));
   fake.create(deployments, deployment('db', '', { metadata: { generation: 1 } }));
+  arm(fake);
   const seen: Seen[] = [];
   const reports: ReconcileReport[] = [];
   let synced = false;
@@ -65,6 +69,33 @@ describe('controller: waits for every store, then runs each primary once', () =>
     expect(seen.every((s) => s.synced)).toBe(true);
     expect(seen.map((s) => s.key).sort()).toEqual(['default/db', 'default/web']);
   });
+});
+
+describe('controller: a refused watch waits, it never ends the controller', () => {
+  it('retries a refused store (RBAC applied later), reports it through onLifecycle, runs once synced', async () => {
+    const lifecycle: string[] = [];
+    const { seen, reports } = await started(
+      {
+        owns: [{ resource: pods }],
+        onLifecycle: (resource, event) => lifecycle.push(`${resource.plural} ${event.type}`),
+      },
+      // The owned pods are refused twice, as before a Role that grants them is applied.
+      (fake) => fake.faults.fail(403, { times: 2, match: 'list', path: '/api/v1/pods' }),
+    );
+    await until(() => lifecycle.filter((e) => e === 'pods backoff').length >= 2, 'two backoffs');
+    // Refused: no store is synced, so nothing ran yet.
+    expect(seen).toEqual([]);
+    await until(
+      () => seen.length >= 2,
+      'both deployments reconciled once the pods are listed',
+      15_000,
+    );
+    expect(seen.map((s) => s.key).sort()).toEqual(['default/db', 'default/web']);
+    expect(lifecycle).toContain('pods relist-end');
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    // A refusal that would end a watch (onRefused: 'error') would have ended the controller.
+    expect(subscriptions.at(-1)!.closed).toBe(false);
+  }, 20_000);
 });
 
 describe('controller: level-triggered, the object as stored when the run starts', () => {
