@@ -63,10 +63,15 @@ export function openWatchStream<T>(
   };
   const request = watchRequest(resource, options);
   const resourcePath = 'error' in request ? request.error.resourcePath : request.path;
-  const decoder = new WatchLineDecoder<T>(
-    (event) => !over && !signal.aborted && sink.event(event),
-    { ...options, resourcePath, decodeObject },
-  );
+  // Invalid options (a bad maxLineBytes among them) are answered before any decoding is set up.
+  const decoder =
+    'error' in request
+      ? undefined
+      : new WatchLineDecoder<T>((event) => !over && !signal.aborted && sink.event(event), {
+          ...options,
+          resourcePath,
+          decodeObject,
+        });
   const stream = streamRequest(
     cluster,
     'error' in request
@@ -81,12 +86,12 @@ export function openWatchStream<T>(
     signal,
     {
       bytes: (buffer, start, stop) => {
-        if (decoder.write(buffer, start, stop)) return true;
+        if (decoder!.write(buffer, start, stop)) return true;
         end();
         return false;
       },
       end: () => {
-        decoder.end();
+        decoder!.end();
         end();
       },
       failed: (error) => {
