@@ -21,6 +21,16 @@ import { backoffs, httpError, run } from './support/resumeHarness.js';
 
 const end = (rv: string) => bookmark(rv, { initialEventsEnd: true });
 
+/** A key function (the pod's name) that records the version of every object it is asked for. */
+function keyRecorder(): { keyed: string[]; key: (object: V1Pod) => string } {
+  const keyed: string[] = [];
+  const key = (object: V1Pod) => {
+    keyed.push(object.metadata!.resourceVersion!);
+    return object.metadata!.name!;
+  };
+  return { keyed, key };
+}
+
 describe('resumeFromResourceVersion: initial state', () => {
   it(
     "'list' (default) emits every item as ADDED and the end BOOKMARK, then watches from the list version",
@@ -446,11 +456,7 @@ describe('resumeFromResourceVersion: what reaches downstream', () => {
     'asks its key function once per ADDED, MODIFIED or DELETED it passes on, and never for a BOOKMARK',
     marbles((m) => {
       // The repeat check and the record of what was delivered share one key (issue 20).
-      const keyed: string[] = [];
-      const key = (object: V1Pod) => {
-        keyed.push(object.metadata!.resourceVersion!);
-        return object.metadata!.name!;
-      };
+      const { keyed, key } = keyRecorder();
       const source = marbleWatchSource({
         options: { resourceVersion: '2' },
         connections: [
@@ -478,11 +484,7 @@ describe('resumeFromResourceVersion: what reaches downstream', () => {
   it(
     'asks its key function once per object of a list or of a watch-list, not again to record it',
     marbles((m) => {
-      const keyed: string[] = [];
-      const key = (object: V1Pod) => {
-        keyed.push(object.metadata!.resourceVersion!);
-        return object.metadata!.name!;
-      };
+      const { keyed, key } = keyRecorder();
       const listed = marbleWatchSource<V1Pod>({
         lists: [m.cold('(l|)', { l: listOf([pod('a', '3'), pod('b', '4')], '4') })],
         connections: [m.cold('-')],
