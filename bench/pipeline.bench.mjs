@@ -213,7 +213,7 @@ async function measure(mode, stream, distDir) {
     });
   const source = createWatchSource({
     cluster: {},
-    resource: { group: '', apiVersion: 'v1', plural: 'pods' },
+    resource: { group: '', version: 'v1', plural: 'pods' },
     options: {},
     connect,
     list: () => of({ items: [], resourceVersion: '1' }),

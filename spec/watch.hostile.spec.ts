@@ -4,7 +4,7 @@ import type { WatchEvent } from '../src/types.js';
 import { RawServer, collect, line, rawPod, streamChunks } from './support/rawServer.js';
 import { sleep } from './support/wait.js';
 
-const pods = { group: '', apiVersion: 'v1', plural: 'pods' };
+const pods = { group: '', version: 'v1', plural: 'pods' };
 const types = (events: WatchEvent[]) =>
   events.map((e) => (e.type === 'ERROR' ? `ERROR:${e.error.errorType}` : e.type));
 

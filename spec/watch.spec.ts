@@ -7,7 +7,7 @@ import { FakeKubeApiServer } from '../src/testing/index.js';
 import { pod } from '../src/testing/marbles/builders.js';
 import { RawServer, collect, line, rawPod, streamChunks } from './support/rawServer.js';
 
-const pods = { group: '', apiVersion: 'v1', plural: 'pods' };
+const pods = { group: '', version: 'v1', plural: 'pods' };
 const errorOf = (event: WatchEvent | undefined): WatchError => {
   if (event?.type !== 'ERROR')
     throw new Error(`expected an ERROR event, got ${JSON.stringify(event)}`);
@@ -125,7 +125,7 @@ describe('watchResource against FakeKubeApiServer', () => {
   );
 
   it('watches custom resources under /apis/{group}/{version}', async () => {
-    const things = { group: 'example.com', apiVersion: 'v1', plural: 'customthings' };
+    const things = { group: 'example.com', version: 'v1', plural: 'customthings' };
     server.create(things, {
       apiVersion: 'example.com/v1',
       kind: 'CustomThing',
@@ -260,13 +260,9 @@ describe('watchResource requests', () => {
 
   it.each([
     ['a namespace that climbs', { namespace: '../x' }, pods],
-    [
-      'a plural that carries a query',
-      {},
-      { group: '', apiVersion: 'v1', plural: 'pods?watch=false' },
-    ],
-    ['an invalid group', {}, { group: 'Apps/..', apiVersion: 'v1', plural: 'deployments' }],
-    ['an invalid version', {}, { group: 'apps', apiVersion: '1', plural: 'deployments' }],
+    ['a plural that carries a query', {}, { group: '', version: 'v1', plural: 'pods?watch=false' }],
+    ['an invalid group', {}, { group: 'Apps/..', version: 'v1', plural: 'deployments' }],
+    ['an invalid version', {}, { group: 'apps', version: '1', plural: 'deployments' }],
     ['a negative timeout', { timeoutSeconds: -1 }, pods],
     ['a fractional timeout', { timeoutSeconds: 1.5 }, pods],
     ['a maxLineBytes of zero', { maxLineBytes: 0 }, pods],

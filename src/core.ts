@@ -10,7 +10,10 @@ export type {
   ResolveContext,
   ResolvedConnection,
   ResolvedTls,
+  LegacyResourceRef,
   ResourceRef,
+  ResourceRefFields,
+  VersionedResourceRef,
   WatchErrorEvent,
   WatchEvent,
   WatchEventType,
@@ -40,6 +43,7 @@ export {
   deployments,
   replicasets,
 } from './objects/resources.js';
+export type { ResourceOptions } from './objects/resources.js';
 export * from './operators/index.js';
 export { metadataOnly } from './shapes/metadataOnly.js';
 export { shareManagedFields } from './shapes/shareManagedFields.js';

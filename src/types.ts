@@ -7,20 +7,55 @@ export type { KubernetesObject } from '@kubernetes/client-node';
  * Names one kind of resource on the API server. `group` `''` is the core group.
  *
  * The type parameter only carries the object type through `fromWatch`, `fromList` and friends,
- * so `fromWatch(kc, pods)` yields `WatchEvent<V1Pod>`.
+ * so `fromWatch(kc, pods)` yields `WatchEvent<V1Pod>`. `kind` and `namespaced` are what writes
+ * need (an apply body carries `apiVersion` and `kind`; a cluster-scoped resource never has a
+ * namespace in its path): the built-in refs and {@link resource} fill them.
+ *
+ * Before 0.2 `version` was called `apiVersion`, a trap: everywhere else in Kubernetes
+ * `apiVersion` means `'apps/v1'`. A ref written with `apiVersion` (and no `version`) is still
+ * accepted until 1.0; everything kube-rx builds and prints uses `version`.
  *
  * @example
- * const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
+ * const pods: ResourceRef<V1Pod> = { group: '', version: 'v1', plural: 'pods', kind: 'Pod' };
  * // -> /api/v1/pods, or /api/v1/namespaces/{ns}/pods with `namespace`
  */
+export type ResourceRef<T = KubernetesObject> = VersionedResourceRef<T> | LegacyResourceRef<T>;
+
+/** A {@link ResourceRef} as written since 0.2: with `version`. */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
-export interface ResourceRef<T = KubernetesObject> {
+export interface VersionedResourceRef<T = KubernetesObject> extends ResourceRefFields {
+  /** Version within the group, e.g. `'v1'` or `'v1beta2'`. */
+  version: string;
+  /** @deprecated Use `version`; ignored when `version` is set. */
+  apiVersion?: string;
+}
+
+/**
+ * A {@link ResourceRef} as written before 0.2, with `apiVersion` for the version: accepted until
+ * 1.0.
+ *
+ * @deprecated Write `version` instead of `apiVersion`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export interface LegacyResourceRef<T = KubernetesObject> extends ResourceRefFields {
+  version?: undefined;
+  /**
+   * @deprecated Use `version` (accepted until 1.0): this is the version within the group, e.g.
+   * `'v1'`, not the objects' `apiVersion` (`'apps/v1'`).
+   */
+  apiVersion: string;
+}
+
+/** What every {@link ResourceRef} has beside its version. */
+export interface ResourceRefFields {
   /** API group, e.g. `'apps'`; `''` for the core group (served under `/api`). */
   group: string;
-  /** Version within the group, e.g. `'v1'` or `'v1beta2'`. */
-  apiVersion: string;
   /** Lower-case plural name of the resource, as in its URL, e.g. `'pods'`. */
   plural: string;
+  /** The objects' kind, e.g. `'Deployment'`: what an apply body carries. */
+  kind?: string;
+  /** Whether objects live in namespaces (default true); false for nodes, namespaces, CRDs... */
+  namespaced?: boolean;
   /**
    * What lists and watches carry: whole objects (`'object'`, the default) or only their
    * metadata (`'metadata'`: PartialObjectMetadata, see `metadataOnly`).

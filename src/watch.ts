@@ -23,7 +23,7 @@ const HIGH_WATER_EVENTS = 1024;
  * @example
  * const kc = new KubeConfig();
  * kc.loadFromDefault();
- * for await (const event of watchResource(kc, { group: '', apiVersion: 'v1', plural: 'pods' }, { namespace: 'default' })) {
+ * for await (const event of watchResource(kc, { group: '', version: 'v1', plural: 'pods' }, { namespace: 'default' })) {
  *   if (event.type === 'ERROR') {
  *     console.error(event.error.errorType, event.error.message);
  *     break;

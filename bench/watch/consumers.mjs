@@ -54,7 +54,7 @@ export class Tally {
   }
 }
 
-const PODS_REF = { group: '', apiVersion: 'v1', plural: 'pods' };
+const PODS_REF = { group: '', version: 'v1', plural: 'pods' };
 const WATCH_PATH = '/api/v1/pods';
 
 /**

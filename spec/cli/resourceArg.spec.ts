@@ -31,7 +31,7 @@ function catalog(): ApiResource[] {
 const resolve = (arg: string) => resolveResourceArg(parseResourceArg(arg), catalog());
 const refOf = (arg: string) => {
   const { ref } = resolve(arg);
-  return `${ref.group}/${ref.apiVersion}/${ref.plural}`;
+  return `${ref.group}/${ref.version}/${ref.plural}`;
 };
 
 describe('resource names resolved through discovery, as kubectl resolves them', () => {
@@ -163,7 +163,13 @@ describe('resource names without discovery', () => {
   const without = (arg: string) => resolveWithoutDiscovery(parseResourceArg(arg), '403 Forbidden');
 
   it('still knows the eight built-in resources by every name, and group/version/plural', () => {
-    expect(without('po').ref).toEqual({ group: '', apiVersion: 'v1', plural: 'pods' });
+    expect(without('po').ref).toEqual({
+      group: '',
+      version: 'v1',
+      plural: 'pods',
+      kind: 'Pod',
+      namespaced: true,
+    });
     expect(without('Deployment')).toMatchObject({
       ref: { group: 'apps', plural: 'deployments' },
       nameKind: 'deployment.apps',
@@ -171,7 +177,7 @@ describe('resource names without discovery', () => {
     expect(without('deployments.apps').ref.plural).toBe('deployments');
     expect(without('ns').namespaced).toBe(false);
     expect(without('stable.example.com/v1/crontabs')).toMatchObject({
-      ref: { group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs' },
+      ref: { group: 'stable.example.com', version: 'v1', plural: 'crontabs' },
       namespaced: true,
     });
     expect(without('v1/nodes').namespaced).toBe(false);

@@ -61,7 +61,7 @@ beforeAll(async () => {
   });
   const crontabs = server.defineResource({
     group: 'stable.example.com',
-    apiVersion: 'v1',
+    version: 'v1',
     plural: 'crontabs',
     kind: 'CronTab',
     shortNames: ['ct'],

@@ -64,7 +64,7 @@ describe('leaderElection seen by kubectl', () => {
       () =>
         (
           server!.get(
-            { group: 'coordination.k8s.io', apiVersion: 'v1', plural: 'leases' },
+            { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' },
             'kube-system',
             'my-operator',
           ) as { spec?: { holderIdentity?: string } }

@@ -28,10 +28,11 @@ describe('resourcePath', () => {
     [pods, { namespace: '' }],
     [pods, { namespace: 'x'.repeat(64) }],
     [pods, { name: 'a%2f..' }],
-    [{ ...pods, apiVersion: 'v1/../v2' }, {}],
-    [{ ...pods, apiVersion: 'V1' }, {}],
-    [{ group: 'apps/../x', apiVersion: 'v1', plural: 'deployments' }, {}],
-    [{ group: 42, apiVersion: 'v1', plural: 'pods' }, {}],
+    [{ ...pods, version: 'v1/../v2' }, {}],
+    [{ group: '', apiVersion: 'v1/../v2', plural: 'pods' }, {}],
+    [{ ...pods, version: 'V1' }, {}],
+    [{ group: 'apps/../x', version: 'v1', plural: 'deployments' }, {}],
+    [{ group: 42, version: 'v1', plural: 'pods' }, {}],
   ])('rejects %j %j with a BAD_REQUEST WatchError', (ref, location) => {
     let error: unknown;
     try {
@@ -49,11 +50,23 @@ describe('resource()', () => {
   it('parses group/version and version alone, and validates at once', () => {
     expect(resource('apps/v1', 'deployments')).toEqual({
       group: 'apps',
-      apiVersion: 'v1',
+      version: 'v1',
       plural: 'deployments',
     });
-    expect(resource('v1', 'pods')).toEqual(pods);
+    expect(resource('v1', 'pods', { kind: 'Pod' })).toEqual(pods);
+    expect(resource('v1', 'nodes', { kind: 'Node', namespaced: false })).toMatchObject({
+      kind: 'Node',
+      namespaced: false,
+    });
+    expect(() => resource('v1', 'pods', { kind: 'pod' })).toThrow(TypeError);
     expect(() => resource('apps/v1', 'Deployments')).toThrow(WatchError);
-    expect(() => resource('apps', 'deployments')).toThrow(/invalid apiVersion/);
+    expect(() => resource('apps', 'deployments')).toThrow(/invalid version/);
+  });
+});
+
+describe('a deprecated ref with apiVersion', () => {
+  it('still builds the same path until 1.0', () => {
+    const legacy = { group: 'apps', apiVersion: 'v1', plural: 'deployments' };
+    expect(resourcePath(legacy, { namespace: 'a' })).toBe('/apis/apps/v1/namespaces/a/deployments');
   });
 });

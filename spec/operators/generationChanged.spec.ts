@@ -44,7 +44,7 @@ describe('generationChanged', () => {
     'drops the MODIFIED of a relist difference when the generation did not change',
     marbles((m) => {
       const source = marbleWatchSource<V1Deployment>({
-        resource: { group: 'apps', apiVersion: 'v1', plural: 'deployments' },
+        resource: { group: 'apps', version: 'v1', plural: 'deployments' },
         lists: [
           m.cold('(l|)', {
             l: listOf([dep('a', '3', 1), dep('b', '4', 1), dep('c', '5', 1)], '5'),

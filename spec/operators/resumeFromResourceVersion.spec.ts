@@ -63,7 +63,7 @@ describe('resumeFromResourceVersion: initial state', () => {
     'names the group version in the end BOOKMARK of a list',
     marbles((m) => {
       const source = marbleWatchSource({
-        resource: { group: 'apps', apiVersion: 'v1', plural: 'deployments' },
+        resource: { group: 'apps', version: 'v1', plural: 'deployments' },
         lists: [m.cold('(l|)', { l: listOf([], '8') })],
       });
       const { events } = run(m, source);

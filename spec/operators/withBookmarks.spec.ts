@@ -49,7 +49,7 @@ describe('withBookmarks', () => {
     'names the namespaced or group resource in the idle error',
     marbles((m) => {
       const source = marbleWatchSource({
-        resource: { group: 'apps', apiVersion: 'v1', plural: 'deployments' },
+        resource: { group: 'apps', version: 'v1', plural: 'deployments' },
         options: { namespace: 'prod' },
       });
       let error: WatchError | undefined;

@@ -76,12 +76,12 @@ describe('names and selectors cannot change the request', () => {
   });
 
   it.each([
-    [{ group: '', apiVersion: 'v1', plural: 'pods/../secrets' }],
-    [{ group: '', apiVersion: 'v1', plural: 'pods?watch=false' }],
-    [{ group: '', apiVersion: 'v1/../..', plural: 'pods' }],
-    [{ group: 'apps/../..', apiVersion: 'v1', plural: 'deployments' }],
-    [{ group: 'apps?x=1', apiVersion: 'v1', plural: 'deployments' }],
-    [{ group: '', apiVersion: 'v1', plural: 'PODS' }],
+    [{ group: '', version: 'v1', plural: 'pods/../secrets' }],
+    [{ group: '', version: 'v1', plural: 'pods?watch=false' }],
+    [{ group: '', version: 'v1/../..', plural: 'pods' }],
+    [{ group: 'apps/../..', version: 'v1', plural: 'deployments' }],
+    [{ group: 'apps?x=1', version: 'v1', plural: 'deployments' }],
+    [{ group: '', version: 'v1', plural: 'PODS' }],
   ])('resource %j is refused before anything is sent', async (resource) => {
     expectRefused(await watchLine({}, resource));
   });

@@ -28,7 +28,7 @@ describe('metadataOnly', () => {
 
   it('is the same resource with shape metadata, and leaves the original alone', () => {
     const ref = metadataOnly(pods);
-    expect(ref).toEqual({ group: '', apiVersion: 'v1', plural: 'pods', shape: 'metadata' });
+    expect(ref).toEqual({ group: '', version: 'v1', plural: 'pods', shape: 'metadata' });
     expect(pods.shape).toBeUndefined();
     expect(Object.isFrozen(ref)).toBe(true);
   });

@@ -6,7 +6,7 @@ import { createWatchSource, sourceInit } from '../../src/sources/WatchSource.js'
 import { added, modified, pod } from '../../src/testing/marbles/builders.js';
 import type { ListOptions, ListResult, WatchEvent, WatchOptions } from '../../src/types.js';
 
-const pods = { group: '', apiVersion: 'v1', plural: 'pods' };
+const pods = { group: '', version: 'v1', plural: 'pods' };
 const cluster = { resolve: async () => ({ server: 'https://127.0.0.1:1' }) };
 
 /** A source whose connections and lists record the options they were asked with. */

@@ -63,7 +63,7 @@ describe('what bounds a request, and what does not', () => {
         import { buildKubeConfig } from './src/testing/fakeKubeApiServer/kubeConfig.ts';
         transportSettings.keepAliveIdleMs = 60_000;
         const kc = buildKubeConfig(${JSON.stringify(raw.url)}, undefined, 't', { context: 'raw' });
-        await lastValueFrom(fromList(kc, { group: '', apiVersion: 'v1', plural: 'pods' }));
+        await lastValueFrom(fromList(kc, { group: '', version: 'v1', plural: 'pods' }));
         globalThis.listedAt = Date.now();
         process.on('exit', () => console.log(Date.now() - globalThis.listedAt));
       `;
@@ -89,7 +89,7 @@ describe('what bounds a request, and what does not', () => {
         import { fromList } from './src/sources/fromList.ts';
         import { buildKubeConfig } from './src/testing/fakeKubeApiServer/kubeConfig.ts';
         const kc = buildKubeConfig(${JSON.stringify(server.url)}, ${JSON.stringify((server as unknown as { tls: unknown }).tls)}, ${JSON.stringify(server.token)}, {});
-        const { items } = await lastValueFrom(fromList(kc, { group: '', apiVersion: 'v1', plural: 'pods' }));
+        const { items } = await lastValueFrom(fromList(kc, { group: '', version: 'v1', plural: 'pods' }));
         console.log(items.length);
       `;
       const { stdout } = await run(

@@ -66,7 +66,7 @@ export const KNOWN_PLURALS: readonly string[] = KNOWN.map((k) => k.ref.plural);
 /** The built-in resources as discovery would list them. */
 export const BUILT_IN_RESOURCES: readonly ApiResource[] = KNOWN.map((k) => ({
   group: k.ref.group,
-  version: k.ref.apiVersion,
+  version: k.ref.version!,
   plural: k.ref.plural,
   singular: k.kind.toLowerCase(),
   kind: k.kind,
@@ -126,8 +126,8 @@ export function parseResourceArg(arg: string): ResourceArg {
  */
 export function discoveryScope(parsed: ResourceArg): DiscoveryScope {
   if (parsed.form === 'path') {
-    const { group, apiVersion } = parsed.ref;
-    return { kind: 'groupVersion', group, version: apiVersion };
+    const { group, version } = parsed.ref;
+    return { kind: 'groupVersion', group, version: version! };
   }
   if (parsed.groupOrVersionGroup === undefined) return { kind: 'everything' };
   const [first, ...others] = parsed.groupOrVersionGroup.split('.');
@@ -155,14 +155,14 @@ export function resolveResourceArg(
   failed: readonly string[] = [],
 ): ResolvedResource {
   if (parsed.form === 'path') {
-    const { group, apiVersion, plural } = parsed.ref;
+    const { group, version, plural } = parsed.ref;
     const found = resources.find(
-      (r) => r.group === group && r.version === apiVersion && r.plural === plural,
+      (r) => r.group === group && r.version === version && r.plural === plural,
     );
     if (found) return resolved(found, parsed.arg);
     const near = suggestions(plural, resources);
     throw new CliError(
-      `unknown resource "${parsed.arg}": the server doesn't have a resource type "${plural}" in ${group ? `${group}/` : ''}${apiVersion}${didYouMean(near)}${failedNote(failed)}`,
+      `unknown resource "${parsed.arg}": the server doesn't have a resource type "${plural}" in ${group ? `${group}/` : ''}${version}${didYouMean(near)}${failedNote(failed)}`,
     );
   }
   for (const [group, version] of groupReadings(parsed)) {
@@ -190,9 +190,9 @@ export function resolveResourceArg(
  */
 export function resolveWithoutDiscovery(parsed: ResourceArg, why: string): ResolvedResource {
   if (parsed.form === 'path') {
-    const { group, apiVersion, plural } = parsed.ref;
+    const { group, version, plural } = parsed.ref;
     const known = BUILT_IN_RESOURCES.find(
-      (r) => r.group === group && r.version === apiVersion && r.plural === plural,
+      (r) => r.group === group && r.version === version && r.plural === plural,
     );
     if (known) return resolved(known, parsed.arg);
     const kind = singularOf(plural); // the kind is unknown without discovery: a guess
@@ -268,7 +268,13 @@ function match(
 function resolved(r: ApiResource, label: string): ResolvedResource {
   const kind = r.kind.toLowerCase();
   return {
-    ref: Object.freeze({ group: r.group, apiVersion: r.version, plural: r.plural }),
+    ref: Object.freeze({
+      group: r.group,
+      version: r.version,
+      plural: r.plural,
+      kind: r.kind,
+      namespaced: r.namespaced,
+    }),
     namespaced: r.namespaced,
     nameKind: r.group ? `${kind}.${r.group}` : kind,
     label,

@@ -1,3 +1,4 @@
+import { versionOf } from '../objects/versionOf.js';
 import {
   asyncScheduler,
   Observable,
@@ -212,11 +213,11 @@ function informersFor(
   if (shared) return () => shared;
   const own = new Map<string, Informers>();
   return (source) => {
-    const { group, apiVersion, plural } = source.resource;
+    const { group, plural } = source.resource;
     const { namespace, labelSelector, fieldSelector } = source.options ?? {};
     const identity = JSON.stringify([
       group,
-      apiVersion,
+      versionOf(source.resource),
       plural,
       source.resource.shape,
       namespace,
@@ -243,7 +244,7 @@ function sameResource(a: ResourceRef<unknown>, b: ResourceRef<unknown>): boolean
   return (
     a === b ||
     (a.group === b.group &&
-      a.apiVersion === b.apiVersion &&
+      versionOf(a) === versionOf(b) &&
       a.plural === b.plural &&
       (a.shape ?? 'object') === (b.shape ?? 'object'))
   );

@@ -6,7 +6,7 @@ import type { ResourceRef } from '../types.js';
  * or the string given. Bounded: one value per resource watched, never an object's name.
  *
  * @example
- * resourceLabel({ group: 'apps', apiVersion: 'v1', plural: 'deployments' }); // 'apps/v1/deployments'
+ * resourceLabel({ group: 'apps', version: 'v1', plural: 'deployments' }); // 'apps/v1/deployments'
  */
 export function resourceLabel(resource: ResourceRef<unknown> | string): string {
   if (typeof resource === 'string') return resource;

@@ -1,12 +1,13 @@
 import { WatchError } from '../WatchError.js';
 import type { ResourceRef } from '../types.js';
+import { versionOf } from './versionOf.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const API_VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 
 export type SegmentKind =
-  'group' | 'apiVersion' | 'plural' | 'namespace' | 'name' | 'container' | 'subresource';
+  'group' | 'version' | 'plural' | 'namespace' | 'name' | 'container' | 'subresource';
 
 /**
  * Whether `value` is a valid path segment of its kind (DNS-1123 labels and subdomains, versions
@@ -14,7 +15,7 @@ export type SegmentKind =
  */
 export function isValidSegment(kind: SegmentKind, value: string): boolean {
   switch (kind) {
-    case 'apiVersion':
+    case 'version':
       return API_VERSION.test(value);
     case 'group':
     case 'name':
@@ -46,16 +47,18 @@ export interface ResourceLocation {
  * {@link WatchError} BAD_REQUEST (400) whose message names the bad segment.
  *
  * @example
- * resourcePath({ group: 'apps', apiVersion: 'v1', plural: 'deployments' }, { namespace: 'prod' });
+ * resourcePath({ group: 'apps', version: 'v1', plural: 'deployments' }, { namespace: 'prod' });
  * // '/apis/apps/v1/namespaces/prod/deployments'
  */
 export function resourcePath(
   resource: ResourceRef<unknown>,
   location: ResourceLocation = {},
 ): string {
-  const { group, apiVersion, plural } = resource ?? ({} as ResourceRef<unknown>);
+  const isRef = typeof resource === 'object' && resource !== null;
+  const { group, plural } = isRef ? resource : ({} as Partial<ResourceRef<unknown>>);
+  const version = isRef ? versionOf(resource) : undefined;
   const checks: Array<[SegmentKind, unknown]> = [
-    ['apiVersion', apiVersion],
+    ['version', version],
     ['plural', plural],
   ];
   if (group !== '') checks.unshift(['group', group]);
@@ -65,7 +68,7 @@ export function resourcePath(
 
   const segments = [group === '' ? 'api' : 'apis'];
   if (group !== '') segments.push(String(group));
-  segments.push(String(apiVersion));
+  segments.push(String(version));
   if (location.namespace !== undefined) segments.push('namespaces', location.namespace);
   segments.push(String(plural));
   if (location.name !== undefined) segments.push(location.name);
@@ -87,7 +90,7 @@ export function assertSegment(
   pathForMessage: string,
 ): asserts value is string {
   if (typeof value !== 'string' || !isValidSegment(kind, value)) {
-    const what = kind === 'apiVersion' ? 'API version' : 'name';
+    const what = kind === 'version' ? 'API version' : 'name';
     const message = `invalid ${kind} ${JSON.stringify(value)}: not a valid Kubernetes ${what}`;
     throw WatchError.badRequest(pathForMessage, message);
   }

@@ -1,3 +1,4 @@
+import { versionOf } from '../objects/versionOf.js';
 import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
@@ -82,7 +83,7 @@ export interface Informers {
  * upstream (`resilientWatch`), opened by the first
  * subscriber and closed `linger` ms after the last one leaves (reference counting).
  *
- * Identical means the same cluster object (`===`), and equal group, apiVersion, plural and shape
+ * Identical means the same cluster object (`===`), and equal group, version, plural and shape
  * of the resource, namespace, label selector and field selector. Other watch options (such as a
  * `logger`) are those of the request that opened the upstream. Stores share too: `.store()` with
  * an equal `storeConfig` gives every subscriber the same snapshots, folded once.
@@ -160,12 +161,12 @@ export function createInformers(config: InformersConfig = {}): Informers {
 
 /** The request fields that make two requests the same watch. */
 function requestIdentity(resource: ResourceRef<any>, options: WatchOptions): string {
-  const { group, apiVersion, plural } = resource;
+  const { group, plural } = resource;
   const shape = (resource as { shape?: string }).shape ?? 'object';
   const { namespace, labelSelector, fieldSelector } = options;
   return JSON.stringify([
     group,
-    apiVersion,
+    versionOf(resource),
     plural,
     shape,
     namespace ?? null,

@@ -67,7 +67,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
     let path: string;
     try {
       path = resourcePath(
-        { group: '', apiVersion: 'v1', plural: 'pods' },
+        { group: '', version: 'v1', plural: 'pods', kind: 'Pod' },
         { namespace, name, subresource: 'log' },
       );
       if (container !== undefined) assertSegment('container', container, path);

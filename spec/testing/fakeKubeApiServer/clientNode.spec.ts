@@ -125,7 +125,7 @@ describe('@kubernetes/client-node against FakeKubeApiServer', () => {
     server = await FakeKubeApiServer.start({ tls: true });
     const crontabs = server.defineResource({
       group: 'stable.example.com',
-      apiVersion: 'v1',
+      version: 'v1',
       plural: 'crontabs',
       kind: 'CronTab',
     });

@@ -6,7 +6,7 @@ import { get } from './client.js';
 
 const crontabs = {
   group: 'stable.example.com',
-  apiVersion: 'v1',
+  version: 'v1',
   plural: 'crontabs',
   kind: 'CronTab',
   shortNames: ['ct'],
@@ -54,8 +54,8 @@ describe('FakeKubeApiServer discovery and health', () => {
   it('/apis lists the groups with their preferred version, defined resources included', async () => {
     server = await FakeKubeApiServer.start();
     server.defineResource(crontabs);
-    server.defineResource({ ...crontabs, apiVersion: 'v1beta1' });
-    server.defineResource({ ...crontabs, apiVersion: 'v2alpha1' });
+    server.defineResource({ ...crontabs, version: 'v1beta1' });
+    server.defineResource({ ...crontabs, version: 'v2alpha1' });
     const { json } = await get(server, '/apis');
     expect(json.kind).toBe('APIGroupList');
     expect(json.apiVersion).toBe('v1');
@@ -130,7 +130,13 @@ describe('FakeKubeApiServer discovery and health', () => {
   it('defineResource gives objects their kind and holds the CRD object', async () => {
     server = await FakeKubeApiServer.start();
     const ref = server.defineResource(crontabs);
-    expect(ref).toEqual({ group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs' });
+    expect(ref).toEqual({
+      group: 'stable.example.com',
+      version: 'v1',
+      plural: 'crontabs',
+      kind: 'CronTab',
+      namespaced: true,
+    });
     const created = server.create(ref, { metadata: { name: 'a', namespace: 'default' } });
     expect(created).toMatchObject({ kind: 'CronTab', apiVersion: 'stable.example.com/v1' });
     const list = await get(server, '/apis/stable.example.com/v1/crontabs');
@@ -150,7 +156,7 @@ describe('FakeKubeApiServer discovery and health', () => {
     });
     server.defineResource({ ...crontabs, shortNames: ['cts'] });
     const again = server.get(
-      { group: 'apiextensions.k8s.io', apiVersion: 'v1', plural: 'customresourcedefinitions' },
+      { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' },
       undefined,
       'crontabs.stable.example.com',
     ) as any;
@@ -161,7 +167,7 @@ describe('FakeKubeApiServer discovery and health', () => {
     server = await FakeKubeApiServer.start();
     const bad = [
       { ...crontabs, group: 'Bad_Group' },
-      { ...crontabs, apiVersion: 'one' },
+      { ...crontabs, version: 'one' },
       { ...crontabs, plural: 'Crontabs' },
       { ...crontabs, kind: 'crontab' },
       { ...crontabs, shortNames: ['c t'] },

@@ -213,7 +213,7 @@ describe('kubectl against FakeKubeApiServer', () => {
   it('a custom resource registered with defineResource: apply -f, get by short name, label, delete', async () => {
     const crontabs = server.defineResource({
       group: 'stable.example.com',
-      apiVersion: 'v1',
+      version: 'v1',
       plural: 'crontabs',
       kind: 'CronTab',
       shortNames: ['ct'],

@@ -8,7 +8,7 @@ import { History } from '../../../src/testing/fakeKubeApiServer/history.js';
 import { kindForPlural } from '../../../src/testing/fakeKubeApiServer/kinds.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 
-const widgets: ResourceRef = { group: 'example.com', apiVersion: 'v1', plural: 'widgets' };
+const widgets: ResourceRef = { group: 'example.com', version: 'v1', plural: 'widgets' };
 
 describe('FakeKubeApiServer object API', () => {
   let server: FakeKubeApiServer;

@@ -212,7 +212,7 @@ describe('FakeKubeApiServer PATCH', () => {
     server.create(pods, pod('a', ''));
     const crontabs = server.defineResource({
       group: 'stable.example.com',
-      apiVersion: 'v1',
+      version: 'v1',
       plural: 'crontabs',
       kind: 'CronTab',
     });

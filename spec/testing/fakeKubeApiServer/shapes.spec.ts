@@ -150,7 +150,7 @@ describe('FakeKubeApiServer answer shapes', () => {
     expect(d.json.rows[0].cells.slice(0, 4)).toEqual(['web', '2/3', 3, 2]);
     const crontabs = server.defineResource({
       group: 'stable.example.com',
-      apiVersion: 'v1',
+      version: 'v1',
       plural: 'crontabs',
       kind: 'CronTab',
       printerColumns: [

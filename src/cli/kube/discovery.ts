@@ -170,7 +170,7 @@ export function apiGroups(list: any): ApiGroup[] {
     if (!isString(group?.name) || !isValidSegment('group', group.name)) continue;
     const versions: string[] = (Array.isArray(group.versions) ? group.versions : [])
       .map((v: any) => v?.version)
-      .filter((v: unknown) => isString(v) && isValidSegment('apiVersion', v));
+      .filter((v: unknown) => isString(v) && isValidSegment('version', v));
     const preferred = group.preferredVersion?.version;
     if (isString(preferred) && versions.includes(preferred)) {
       versions.splice(versions.indexOf(preferred), 1);

@@ -35,7 +35,7 @@ import type {
  *   DELETED (its last matching content at the new version), like kube-apiserver's watch cache.
  *
  * @example
- * const pods: ResourceRef<V1Pod> = { group: '', apiVersion: 'v1', plural: 'pods' };
+ * const pods: ResourceRef<V1Pod> = { group: '', version: 'v1', plural: 'pods' };
  * const server = await FakeKubeApiServer.start();
  * server.create(pods, pod('web-1', '1'));
  * const kc = server.kubeConfig();                  // point any client at it

@@ -32,7 +32,7 @@ export abstract class FakeObjectApi {
    *
    * @example
    * const crontabs = server.defineResource({
-   *   group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs', kind: 'CronTab',
+   *   group: 'stable.example.com', version: 'v1', plural: 'crontabs', kind: 'CronTab',
    *   shortNames: ['ct'],
    *   printerColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
    * });
@@ -45,8 +45,10 @@ export abstract class FakeObjectApi {
     const type = this.ctx.types.define(definition);
     const ref: ResourceRef<T> = {
       group: type.group,
-      apiVersion: type.version,
+      version: type.version,
       plural: type.plural,
+      kind: type.kind,
+      namespaced: type.namespaced,
     };
     this.ctx.objects.resource(ref).kind = type.kind;
     if (type.group !== '') {

@@ -1,3 +1,4 @@
+import { versionOf } from '../../objects/versionOf.js';
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf } from '../../objects/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
@@ -136,7 +137,7 @@ export class ObjectStore {
 
   /** The store of a resource, made on first use. */
   resource(id: ResourceRef<unknown>): ResourceStore {
-    const key = `${id.group}/${id.apiVersion}/${id.plural}`;
+    const key = `${id.group}/${versionOf(id)}/${id.plural}`;
     let store = this.resources.get(key);
     if (store === undefined) {
       const kind = this.types.lookup(id)?.kind ?? kindForPlural(id.plural);

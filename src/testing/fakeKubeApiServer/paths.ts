@@ -41,7 +41,7 @@ export function parsePath(pathname: string): Route | undefined {
     rest = segments.slice(3);
     if (!isValidSegment('group', group)) return undefined;
   } else return undefined;
-  if (!isValidSegment('apiVersion', version)) return undefined;
+  if (!isValidSegment('version', version)) return undefined;
 
   let namespace: string | undefined;
   if (rest[0] === 'namespaces' && rest.length >= 3) {
@@ -52,7 +52,7 @@ export function parsePath(pathname: string): Route | undefined {
   const [plural, name, sub, ...more] = rest;
   if (plural === undefined || !isValidSegment('plural', plural) || more.length > 0)
     return undefined;
-  const resource: ResourceRef<unknown> = { group, apiVersion: version, plural };
+  const resource: ResourceRef<unknown> = { group, version, plural };
   if (name === undefined) return { kind: 'collection', resource, namespace };
   if (!OBJECT_NAME.test(name)) return undefined;
   if (sub === undefined) return { kind: 'object', resource, namespace, name };

@@ -1,3 +1,4 @@
+import { versionOf } from '../../objects/versionOf.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
 import type { ResourceRef } from '../../types.js';
 import { BUILTIN_RESOURCES } from './builtinResources.js';
@@ -26,12 +27,13 @@ function typeKey(group: string, version: string, plural: string): string {
 
 /** Checks a definition the way the API server validates a CRD's names; throws a TypeError. */
 function validated(def: ResourceDefinition): ResourceType {
-  const { group, apiVersion, plural, kind } = def;
+  const { group, plural, kind } = def;
+  const version = def.version ?? def.apiVersion;
   const bad = (what: string): never => {
     throw new TypeError(`defineResource: invalid ${what}: ${JSON.stringify(def)}`);
   };
   if (typeof group !== 'string' || (group !== '' && !isValidSegment('group', group))) bad('group');
-  if (!isValidSegment('apiVersion', apiVersion)) bad('apiVersion');
+  if (typeof version !== 'string' || !isValidSegment('version', version)) bad('version');
   if (!isValidSegment('plural', plural)) bad('plural');
   if (typeof kind !== 'string' || !KIND.test(kind)) bad('kind');
   const singular = def.singular ?? kind.toLowerCase();
@@ -44,7 +46,7 @@ function validated(def: ResourceDefinition): ResourceType {
   }
   return {
     group,
-    version: apiVersion,
+    version: version!,
     plural,
     singular,
     kind,
@@ -81,7 +83,7 @@ export class ResourceTypes {
 
   /** The type of a resource path, if the server knows it. */
   lookup(ref: ResourceRef<unknown>): ResourceType | undefined {
-    return this.types.get(typeKey(ref.group, ref.apiVersion, ref.plural));
+    return this.types.get(typeKey(ref.group, versionOf(ref), ref.plural));
   }
 
   /** Every type, in registration order (built-ins first). */

@@ -50,7 +50,7 @@ export interface FakeKubeApiServerOptions {
  *
  * @example
  * server.defineResource({
- *   group: 'stable.example.com', apiVersion: 'v1', plural: 'crontabs', kind: 'CronTab',
+ *   group: 'stable.example.com', version: 'v1', plural: 'crontabs', kind: 'CronTab',
  *   shortNames: ['ct'],
  *   printerColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
  * });
@@ -59,7 +59,9 @@ export interface ResourceDefinition {
   /** API group, e.g. `'stable.example.com'`. */
   group: string;
   /** Version, e.g. `'v1'`. */
-  apiVersion: string;
+  version?: string;
+  /** @deprecated Use `version` (accepted until 1.0). */
+  apiVersion?: string;
   /** Plural, as in the path, e.g. `'crontabs'`. */
   plural: string;
   /** Kind, e.g. `'CronTab'`. */
