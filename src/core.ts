@@ -68,3 +68,11 @@ export type {
 export { leaderElection } from './controller/leaderElection.js';
 export type { LeaderElectionConfig } from './controller/LeaderElectionConfig.js';
 export { whileLeader } from './controller/whileLeader.js';
+export { setCondition } from './controller/kit/setCondition.js';
+export type {
+  ConditionUpdate,
+  ConditionsInput,
+  StatusCondition,
+} from './controller/kit/setCondition.js';
+export { findCondition, isConditionTrue } from './controller/kit/findCondition.js';
+export { controllerReference } from './controller/kit/controllerReference.js';
