@@ -76,3 +76,6 @@ export type {
 } from './controller/kit/setCondition.js';
 export { findCondition, isConditionTrue } from './controller/kit/findCondition.js';
 export { controllerReference } from './controller/kit/controllerReference.js';
+export { eventRecorder } from './controller/events/eventRecorder.js';
+export type { EventRecorder, EventRecorderConfig } from './controller/events/eventRecorder.js';
+export type { EventDropReason, EventRecord } from './controller/events/EventRecord.js';
