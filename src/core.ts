@@ -70,6 +70,7 @@ export type { LeaderElectionConfig } from './controller/LeaderElectionConfig.js'
 export { whileLeader } from './controller/whileLeader.js';
 export { setCondition } from './controller/kit/setCondition.js';
 export type {
+  ConditionInput,
   ConditionUpdate,
   ConditionsInput,
   StatusCondition,

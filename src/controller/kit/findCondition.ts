@@ -1,4 +1,4 @@
-import type { ConditionsInput } from './setCondition.js';
+import type { ConditionInput, ConditionsInput } from './setCondition.js';
 
 /**
  * The condition of `type` in a conditions list, or `undefined` (apimachinery's
@@ -7,7 +7,7 @@ import type { ConditionsInput } from './setCondition.js';
  * @example
  * findCondition(deployment.status?.conditions, 'Available')?.reason; // 'MinimumReplicasAvailable'
  */
-export function findCondition<C extends ConditionsInput[number]>(
+export function findCondition<C extends ConditionInput>(
   conditions: readonly C[] | undefined,
   type: string,
 ): C | undefined {

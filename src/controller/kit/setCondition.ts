@@ -18,13 +18,16 @@ export interface StatusCondition {
   observedGeneration?: number;
 }
 
-/** A conditions list as read from an object: timestamps as strings (or Dates, if typed so). */
-export type ConditionsInput = ReadonlyArray<
-  Omit<StatusCondition, 'lastTransitionTime' | 'message'> & {
-    message?: string;
-    lastTransitionTime?: string | Date;
-  }
->;
+/** A conditions entry as read from an object: its time a string (or a Date, if typed so). */
+export interface ConditionInput extends Omit<StatusCondition, 'lastTransitionTime' | 'message'> {
+  /** Human-readable; `''` when absent. */
+  message?: string;
+  /** When `status` last changed. */
+  lastTransitionTime?: string | Date;
+}
+
+/** A conditions list as read from an object. */
+export type ConditionsInput = ReadonlyArray<ConditionInput>;
 
 /** What {@link setCondition} is given: a condition without its transition time. */
 export interface ConditionUpdate {
@@ -89,12 +92,12 @@ export function setCondition(
   return index === -1 ? [...others, next] : others.map((c, i) => (i === index ? next : c));
 }
 
-function isWireShaped(c: ConditionsInput[number]): c is StatusCondition {
+function isWireShaped(c: ConditionInput): c is StatusCondition {
   return typeof c.message === 'string' && typeof c.lastTransitionTime === 'string';
 }
 
 /** An entry as the API server would answer it: the time a string, the message present. */
-function wireShaped(c: ConditionsInput[number]): StatusCondition {
+function wireShaped(c: ConditionInput): StatusCondition {
   if (isWireShaped(c)) return c;
   return {
     ...c,
@@ -129,7 +132,7 @@ function checked(update: ConditionUpdate): ConditionUpdate {
   return update;
 }
 
-function sameCondition(a: ConditionsInput[number], b: StatusCondition): boolean {
+function sameCondition(a: ConditionInput, b: StatusCondition): boolean {
   return (
     a.status === b.status &&
     a.reason === b.reason &&
