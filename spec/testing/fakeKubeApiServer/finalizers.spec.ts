@@ -57,9 +57,7 @@ describe('FakeKubeApiServer deletion with finalizers', () => {
     );
     expect(cleared.status).toBe(200);
     expect(cleared.json.metadata.deletionTimestamp).toBe(first.json.metadata.deletionTimestamp);
-    expect(server.get(configmaps, 'default', 'x')?.metadata?.finalizers).toEqual([
-      'example.com/b',
-    ]);
+    expect(server.get(configmaps, 'default', 'x')?.metadata?.finalizers).toEqual(['example.com/b']);
     const last = await request(
       server,
       'PATCH',
@@ -118,9 +116,7 @@ describe('FakeKubeApiServer deletion with finalizers', () => {
     });
     expect(created.status).toBe(201);
     expect(created.json.metadata.deletionTimestamp).toBeUndefined();
-    expect(server.get(configmaps, 'default', 'x')?.metadata?.finalizers).toEqual([
-      'example.com/a',
-    ]);
+    expect(server.get(configmaps, 'default', 'x')?.metadata?.finalizers).toEqual(['example.com/a']);
   });
 
   it('finalizers that are not strings, or not qualified names, answer what kube-apiserver answers; names without a domain warn', async () => {
