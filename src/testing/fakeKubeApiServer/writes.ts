@@ -14,12 +14,7 @@ import type { ResourceType, ResourceTypes } from './resourceTypes.js';
 import { sendJson } from './send.js';
 import { badRequest, StatusError, statusBody } from './statusBody.js';
 import { writeUpdate } from './deletion/deleteObject.js';
-import {
-  checkDeletionFields,
-  decodeFinalizers,
-  finalizerWarnings,
-  warningHeaders,
-} from './deletion/finalizers.js';
+import { checkDeletionFields, decodeFinalizers, withWarnings } from './deletion/finalizers.js';
 import { dryRunQuery } from './deletion/options.js';
 
 /** What a write needs of the server. */
@@ -160,11 +155,6 @@ export function dryRun(
   return dryRunQuery(query, options);
 }
 
-/** The `Warning` header of a write that leaves `obj` (finalizer names without a domain). */
-function warnings(obj: KubernetesObject, headers: Record<string, string>): Record<string, string> {
-  return { ...headers, ...warningHeaders(finalizerWarnings(obj)) };
-}
-
 /** POST to a collection: creates, with the uid, timestamp and generation the server sets. */
 export async function create(
   ctx: WriteContext,
@@ -199,7 +189,7 @@ export async function create(
   if (route.resource.group === '' && route.resource.plural === 'pods')
     obj.status = { phase: 'Pending' };
   const created = isDryRun ? obj : ctx.objects.create(route.resource, obj);
-  sendJson(res, 201, created, warnings(created, headers));
+  sendJson(res, 201, created, withWarnings(headers, created));
 }
 
 /**
@@ -276,7 +266,7 @@ export async function replace(
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
   const prev = current(ctx, route);
   const updated = commitUpdate(ctx, route, prev, obj, isDryRun);
-  sendJson(res, 200, updated, warnings(updated, headers));
+  sendJson(res, 200, updated, withWarnings(headers, updated));
 }
 
 /** The strategic-merge schema of a resource: the built-in kinds only. */
@@ -307,7 +297,7 @@ export async function patch(
   const store = admit(ctx, route, next, route.name);
   decodeFinalizers(next, store.kind, versionOf(route.resource), 'patch');
   const updated = commitUpdate(ctx, route, prev, next, isDryRun);
-  sendJson(res, 200, updated, warnings(updated, headers));
+  sendJson(res, 200, updated, withWarnings(headers, updated));
 }
 
 export function methodNotAllowed(): StatusError {

@@ -215,3 +215,11 @@ export function warningHeaders(warnings: string[]): Record<string, string> {
   if (warnings.length === 0) return {};
   return { Warning: warnings.map((w) => `299 - ${quote(w)}`).join(', ') };
 }
+
+/** `headers` plus the `Warning` header of a write that leaves `obj`. */
+export function withWarnings(
+  headers: Record<string, string>,
+  obj: KubernetesObject,
+): Record<string, string> {
+  return { ...headers, ...warningHeaders(finalizerWarnings(obj)) };
+}
