@@ -162,6 +162,16 @@ describe('FakeKubeApiServer garbage collection', () => {
     wr.close();
   });
 
+  it('owners that own each other: a Foreground deletion breaks the cycle and both go', async () => {
+    server = await FakeKubeApiServer.start();
+    const a = server.create(configmaps, { metadata: { name: 'a', namespace: 'default' } });
+    const b = server.create(configmaps, { ...meta('b', [ownedBy(a)]) });
+    server.update(configmaps, { ...a, metadata: { ...a.metadata, ownerReferences: [ownedBy(b)] } });
+    server.delete(configmaps, 'default', 'a', { propagationPolicy: 'Foreground' });
+    await server.settled();
+    expect(server.objects(configmaps)).toEqual([]);
+  });
+
   it('Orphan: the dependents stay with their references to the owner removed, then the owner goes', async () => {
     server = await FakeKubeApiServer.start();
     const { d } = family();

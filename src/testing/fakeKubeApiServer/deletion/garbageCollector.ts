@@ -164,7 +164,18 @@ export class GarbageCollector {
       return;
     }
     let policy: PropagationPolicy = 'Background';
-    if (waiting && (this.dependents.get(obj.metadata?.uid ?? '')?.size ?? 0) > 0) {
+    const own = [...(this.dependents.get(obj.metadata?.uid ?? '') ?? [])];
+    if (waiting && own.length > 0) {
+      // Deleted in the foreground in turn. When one of its own dependents is already deleting
+      // its dependents (owners owning each other), its references to the waiting owners stop
+      // blocking them, as the real GC does to break the cycle.
+      const places = own.map((id) => this.places.get(id)!);
+      if (places.some((p) => deletingWith(entryAt(this.objects, p)?.obj, FOREGROUND_FINALIZER))) {
+        const unblocked = refs.map((r, i) =>
+          states[i].kind === 'waiting' ? { ...r, blockOwnerDeletion: false } : r,
+        );
+        this.setOwnerRefs(place, obj, unblocked);
+      }
       policy = 'Foreground';
     } else if ((obj.metadata?.finalizers ?? []).includes(ORPHAN_FINALIZER)) policy = 'Orphan';
     else if ((obj.metadata?.finalizers ?? []).includes(FOREGROUND_FINALIZER)) policy = 'Foreground';
@@ -206,7 +217,13 @@ export class GarbageCollector {
       this.removeFinalizer(place, FOREGROUND_FINALIZER);
       return;
     }
-    for (const dep of dependents) this.enqueue('dependent', dep);
+    // Dependents already terminating are waited for, not deleted again (and owners that own
+    // each other in the foreground do not call each other forever).
+    for (const dep of dependents) {
+      if (entryAt(this.objects, dep)?.obj.metadata?.deletionTimestamp == null) {
+        this.enqueue('dependent', dep);
+      }
+    }
   }
 
   private setOwnerRefs(
