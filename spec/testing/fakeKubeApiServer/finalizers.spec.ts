@@ -206,6 +206,22 @@ describe('FakeKubeApiServer deletion with finalizers', () => {
     expect(r.json.metadata.deletionTimestamp).toBeDefined();
   });
 
+  it('DELETE of a collection deletes each object as a DELETE would: finalized ones stay terminating', async () => {
+    server = await FakeKubeApiServer.start();
+    const labelled = (name: string, finalizers?: string[]) => ({
+      ...cm(name, finalizers),
+      metadata: { ...cm(name, finalizers).metadata, labels: { app: 'web' } },
+    });
+    await request(server, 'POST', CMS, labelled('held', ['example.com/a']));
+    await request(server, 'POST', CMS, labelled('free'));
+    await request(server, 'POST', CMS, cm('other'));
+    const r = await request(server, 'DELETE', `${CMS}?labelSelector=app%3Dweb`);
+    expect(r.status).toBe(200);
+    expect(r.json.items.map((c: any) => c.metadata.name)).toEqual(['free', 'held']);
+    expect(server.objects(configmaps).map((c) => c.metadata?.name)).toEqual(['held', 'other']);
+    expect(server.get(configmaps, 'default', 'held')?.metadata?.deletionTimestamp).toBeDefined();
+  });
+
   it('dryRun=All on POST, PUT, PATCH and DELETE: the answer a write would give, nothing stored, no event', async () => {
     server = await FakeKubeApiServer.start();
     await request(server, 'POST', CMS, cm('x', ['example.com/a']));

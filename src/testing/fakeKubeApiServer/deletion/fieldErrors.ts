@@ -16,6 +16,13 @@ export function quote(value: string): string {
   return JSON.stringify(value);
 }
 
+/** The name encoding/json gives a JSON value's type in its errors (`number`, `bool`...). */
+export function jsonType(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'object') return 'object';
+  return typeof value === 'boolean' ? 'bool' : typeof value;
+}
+
 /** Go's `%#v` of a `[]string`: `[]string{"a", "b"}`. */
 export function goStrings(values: readonly string[]): string {
   return `[]string{${values.map(quote).join(', ')}}`;

@@ -1,7 +1,14 @@
 import type { KubernetesObject } from '../../../types.js';
 import { badRequest, StatusError, statusBody } from '../statusBody.js';
 import type { KubeStatus } from '../statusBody.js';
-import { forbiddenField, goStrings, invalidError, invalidField, quote } from './fieldErrors.js';
+import {
+  forbiddenField,
+  goStrings,
+  invalidError,
+  invalidField,
+  jsonType,
+  quote,
+} from './fieldErrors.js';
 import type { FieldError } from './fieldErrors.js';
 
 /** The finalizer the garbage collector keeps on an owner deleted with `Orphan`. */
@@ -40,13 +47,6 @@ export function qualifiedNameErrors(value: string): string[] {
   else if (name.length > 63) errors.push('name part must be no more than 63 characters');
   if (!NAME.test(name)) errors.push(`name part ${NAME_MESSAGE}`);
   return errors;
-}
-
-/** The Go name of a JSON value's type, as encoding/json reports it. */
-function jsonType(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'object') return 'object';
-  return typeof value === 'boolean' ? 'bool' : typeof value;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { parseJson, readBody } from '../body.js';
 import type { Request } from '../protocol.js';
 import { badRequest } from '../statusBody.js';
-import { goStrings, invalidOptions, notSupportedField, quote } from './fieldErrors.js';
+import { goStrings, invalidOptions, jsonType, notSupportedField, quote } from './fieldErrors.js';
 import type { FieldError } from './fieldErrors.js';
 
 /** How the dependents of a deleted object go (`DeleteOptions.propagationPolicy`). */
@@ -80,7 +80,7 @@ export async function readDeleteOptions(
   const o = value as Record<string, unknown>;
   const wrong = (field: string, type: string): never => {
     throw badRequest(
-      `json: cannot unmarshal into Go struct field DeleteOptions.${field} of type ${type}`,
+      `json: cannot unmarshal ${jsonType(o[field])} into Go struct field DeleteOptions.${field} of type ${type}`,
     );
   };
   if (o.propagationPolicy != null && typeof o.propagationPolicy !== 'string') {
