@@ -1,9 +1,12 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { applyPatchRequest } from './apply/applyRequest.js';
+import { mediaType } from './body.js';
 import { answerPreflight, corsHeaders } from './cors.js';
 import { handleDelete } from './deletes.js';
 import { discoveryDocument, healthText, VERSION_INFO } from './discovery.js';
 import type { RequestKind } from './faults.js';
+import { APPLY_PATCH } from './patch.js';
 import { parsePath } from './paths.js';
 import type { Route } from './paths.js';
 import { isGone, isHttp2, plainHeaders, withoutConnectionHeaders } from './protocol.js';
@@ -166,6 +169,9 @@ function handleWrite(
       return replace(ctx, req, res, route, query, headers);
     case 'PATCH':
       if (route.kind !== 'object') break;
+      if (mediaType(req.headers['content-type']) === APPLY_PATCH) {
+        return applyPatchRequest(ctx, req, res, route, query, headers);
+      }
       return patch(ctx, req, res, route, query, headers);
   }
   return Promise.reject(methodNotAllowed());

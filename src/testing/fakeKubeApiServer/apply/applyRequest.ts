@@ -1,0 +1,106 @@
+import { CORE_SCHEMA, load } from 'js-yaml';
+import { readBody } from '../body.js';
+import { objectKey } from '../objectStore.js';
+import type { Route } from '../paths.js';
+import type { Reply, Request } from '../protocol.js';
+import { sendJson } from '../send.js';
+import { badRequest } from '../statusBody.js';
+import { admit, commitCreate, commitUpdate, dryRun, validName } from '../writes.js';
+import type { WriteContext } from '../writes.js';
+import { applyConfig } from './fieldManager.js';
+import { checkWriteOptions, trackingFor } from './track.js';
+
+type ObjectRoute = Extract<Route, { kind: 'object' }>;
+type Obj = Record<string, unknown> & { metadata?: Record<string, unknown> };
+
+/** The Go type name encoding/json reports for a value that is not an object. */
+function goType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}
+
+/**
+ * The applied configuration: YAML or JSON (JSON is YAML), an object; 400 as kube-apiserver
+ * answers otherwise. An empty body is an empty configuration (refused later by its type).
+ */
+export function parseApplyBody(body: Buffer): Obj {
+  let value: unknown;
+  try {
+    // The core schema: no timestamps or binary, so values stay JSON as the API server reads them.
+    value = load(body.toString('utf8'), { schema: CORE_SCHEMA });
+  } catch (e) {
+    throw badRequest(`error decoding YAML: ${(e as Error).message}`);
+  }
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest(
+      `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goType(value)} into Go value of type map[string]interface {}`,
+    );
+  }
+  return value as Obj;
+}
+
+/** `apps/v1, Kind=Deployment` (`/v1, Kind=Pod`): a GroupVersionKind as Go prints it. */
+function gvkString(obj: Obj): string {
+  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const gv = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
+  return `${gv}, Kind=${typeof obj.kind === 'string' ? obj.kind : ''}`;
+}
+
+/** `force=true` (the query is a Go bool). */
+function forced(query: Record<string, string>): boolean {
+  return ['true', 'True', 'TRUE', '1', 't', 'T'].includes(query.force ?? '');
+}
+
+/**
+ * PATCH with `application/apply-patch+yaml`: server-side apply by `fieldManager`, creating the
+ * object when it does not exist (201). A no-op apply stores nothing (the resourceVersion stays).
+ */
+export async function applyPatchRequest(
+  ctx: WriteContext,
+  req: Request,
+  res: Reply,
+  route: ObjectRoute,
+  query: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<void> {
+  const body = await readBody(req);
+  checkWriteOptions(query, 'PatchOptions', true);
+  const isDryRun = dryRun(query);
+  const config = parseApplyBody(body);
+  const store = ctx.objects.resource(route.resource);
+  if (config.apiVersion !== store.apiVersion || config.kind !== store.kind) {
+    throw badRequest(`invalid object type: ${gvkString(config)}`);
+  }
+  if (config.metadata?.managedFields !== undefined) {
+    throw badRequest('metadata.managedFields must be nil');
+  }
+  const live = store.objects.get(objectKey(route.namespace, route.name));
+  const tracking = trackingFor(ctx, route.resource, store.kind, store.apiVersion);
+  const manager = query.fieldManager;
+  const { obj, changed } = applyConfig(live?.obj as Obj, config, manager, forced(query), tracking);
+  const meta = obj.metadata ?? {};
+  // What the patch handler checks of the result (checkName), before the create/update checks.
+  if (meta.name !== route.name) {
+    throw badRequest(
+      `the name of the object (${String(meta.name ?? '')}) does not match the name on the URL (${route.name})`,
+    );
+  }
+  if (route.namespace !== undefined && meta.namespace !== undefined && meta.namespace !== '') {
+    if (meta.namespace !== route.namespace) {
+      throw badRequest(
+        `the namespace of the object (${String(meta.namespace)}) does not match the namespace on the request (${route.namespace})`,
+      );
+    }
+  }
+  admit(ctx, route, obj, route.name);
+  if (live === undefined) {
+    validName(store, obj);
+    sendJson(res, 201, commitCreate(ctx, route, obj, isDryRun), headers);
+  } else if (!changed) {
+    sendJson(res, 200, live.obj, headers);
+  } else {
+    sendJson(res, 200, commitUpdate(ctx, route, live, obj, isDryRun), headers);
+  }
+}

@@ -1,0 +1,201 @@
+import { jsonEqual } from '../jsonEqual.js';
+import { StatusError, statusBody } from '../statusBody.js';
+import type { KubeStatus } from '../statusBody.js';
+import { PathSet, pathString } from './fieldPath.js';
+import type { FieldPath } from './fieldPath.js';
+import {
+  copyManagers,
+  decodeManagers,
+  encodeManagers,
+  isReset,
+  managerId,
+  nowRfc3339,
+  tracked,
+} from './managedFields.js';
+import type { Manager, Managers } from './managedFields.js';
+import type { SsaType } from './ssaSchema.js';
+import { compare, fieldSet, merge, removePaths } from './typedValue.js';
+
+type Obj = Record<string, unknown> & { metadata?: Record<string, unknown> };
+
+/** How a resource's objects are tracked: their apply schema and the apiVersion served. */
+export interface Tracking {
+  readonly type: SsaType;
+  readonly apiVersion: string;
+  /** Paths the API's Go types always hold (a struct that "appears" is not itself added). */
+  readonly always: (path: FieldPath) => boolean;
+  /** Paths this endpoint does not track (status on the main resource of a built-in kind). */
+  readonly reset: (path: FieldPath) => boolean;
+}
+
+/** Whether `t` tracks ownership of `path`. */
+function owns(t: Tracking): (path: FieldPath) => boolean {
+  return (p) => tracked(p) && !t.reset(p);
+}
+
+/** A copy without `metadata.managedFields`: ownership is computed on the rest. */
+function withoutManaged(obj: Obj): Obj {
+  const { managedFields: _mf, ...metadata } = (obj.metadata ?? {}) as Record<string, unknown>;
+  return { ...obj, metadata };
+}
+
+function setManaged(obj: Obj, managers: Managers): void {
+  const entries = encodeManagers(managers);
+  const metadata = { ...(obj.metadata ?? {}) };
+  if (entries === undefined) delete metadata.managedFields;
+  else metadata.managedFields = entries;
+  obj.metadata = metadata;
+}
+
+/** What changed between two objects, on the fields the API server tracks. */
+function changes(before: Obj, after: Obj, t: Tracking) {
+  const c = compare(before, after, t.type, t.always);
+  return {
+    changed: c.added.union(c.modified).filter(owns(t)),
+    removed: c.removed.filter(owns(t)),
+  };
+}
+
+/**
+ * Records an ordinary write (POST, PUT, a non-apply PATCH) in `next.metadata.managedFields`:
+ * `manager` gets an Update entry for the fields the write added or changed, every other entry
+ * loses them and the fields it removed; empty entries go. `next` may set managedFields itself
+ * (`[]` resets them); a subresource write cannot.
+ */
+export function recordUpdate(
+  live: Obj | undefined,
+  next: Obj,
+  manager: string,
+  t: Tracking,
+  subresource?: string,
+): void {
+  const requested = next.metadata?.managedFields;
+  const fromLive = (): Managers => decodeManagers(live?.metadata?.managedFields) ?? new Map();
+  let managers: Managers;
+  if (subresource !== undefined) managers = fromLive();
+  else if (isReset(requested)) managers = new Map();
+  else {
+    const own = decodeManagers(requested);
+    managers = own === undefined || own.size === 0 ? fromLive() : own;
+  }
+  const after = withoutManaged(next);
+  const { changed, removed } = changes(live === undefined ? {} : withoutManaged(live), after, t);
+  for (const m of managers.values()) m.set = m.set.difference(changed).difference(removed);
+  if (changed.size > 0) {
+    const entry = { manager, operation: 'Update' as const, apiVersion: t.apiVersion, subresource };
+    const id = managerId(entry);
+    const prev = managers.get(id)?.set ?? new PathSet();
+    managers.set(id, { ...entry, time: nowRfc3339(), set: prev.union(changed) });
+  }
+  setManaged(next, managers);
+}
+
+/** The result of an apply: the object to store, and whether it differs from the live one. */
+export interface Applied {
+  obj: Obj;
+  changed: boolean;
+}
+
+/**
+ * Server-side apply of `config` by `manager` to `live` (undefined: the object is created):
+ * merges it, removes the fields the manager applied before and no one owns now, and answers
+ * 409 when it changes fields other managers own, unless `force` takes them over.
+ */
+export function applyConfig(
+  live: Obj | undefined,
+  config: Obj,
+  manager: string,
+  force: boolean,
+  t: Tracking,
+  subresource?: string,
+): Applied {
+  const managers = copyManagers(decodeManagers(live?.metadata?.managedFields) ?? new Map());
+  const base = live === undefined ? {} : withoutManaged(live);
+  if (live !== undefined && managers.size === 0) {
+    // An object no one manages yet (made before field tracking): the API server gives its fields
+    // to `before-first-apply`, so the first apply conflicts where it changes them.
+    const set = fieldSet(base, t.type).filter(owns(t));
+    const bfa = {
+      manager: 'before-first-apply',
+      operation: 'Update' as const,
+      apiVersion: String(base.apiVersion ?? t.apiVersion),
+    };
+    managers.set(managerId(bfa), { ...bfa, set });
+  }
+  const id = managerId({ manager, operation: 'Apply', apiVersion: t.apiVersion, subresource });
+  const last = managers.get(id);
+  const applied: Manager = {
+    manager,
+    operation: 'Apply',
+    apiVersion: t.apiVersion,
+    set: fieldSet(config, t.type).filter(owns(t)),
+  };
+  if (last?.time !== undefined) applied.time = last.time;
+  if (subresource !== undefined) applied.subresource = subresource;
+  managers.set(id, applied);
+  let merged = merge(base, config, t.type) as Obj;
+  if (last !== undefined) {
+    let owned = new PathSet();
+    for (const m of managers.values()) owned = owned.union(m.set);
+    const gone = last.set.difference(owned);
+    if (gone.size > 0) merged = removePaths(merged, gone, t.type, (p) => owned.has(p)) as Obj;
+  }
+  const { changed, removed } = changes(base, merged, t);
+  const conflicts: Array<[Manager, FieldPath]> = [];
+  for (const [other, m] of managers) {
+    if (other === id) continue;
+    for (const p of m.set.intersection(changed).toArray()) conflicts.push([m, p]);
+  }
+  if (conflicts.length > 0 && !force) throw conflictError(conflicts);
+  for (const [other, m] of managers) {
+    if (other !== id) m.set = m.set.difference(changed).difference(removed);
+  }
+  const objectChanged = !jsonEqual(base, merged);
+  // As kube-apiserver: the applier's time moves only when the object changes.
+  if (objectChanged) applied.time = nowRfc3339();
+  setManaged(merged, managers);
+  return {
+    obj: merged,
+    changed:
+      objectChanged || !jsonEqual(live?.metadata?.managedFields, merged.metadata?.managedFields),
+  };
+}
+
+/** `"kubectl"`, or `"kubectl-client-side-apply" using apps/v1` for an updater. */
+export function printManager(m: Manager): string {
+  let s = JSON.stringify(m.manager);
+  if (m.subresource !== undefined) s += ` with subresource ${JSON.stringify(m.subresource)}`;
+  return m.operation === 'Update' ? `${s} using ${m.apiVersion}` : s;
+}
+
+/** The 409 kube-apiserver answers for apply conflicts: one FieldManagerConflict per field. */
+export function conflictError(conflicts: Array<[Manager, FieldPath]>): StatusError {
+  const name = ([m]: [Manager, FieldPath]): string => printManager(m);
+  // Grouped by manager (kube-apiserver sorts them), each manager's paths in set order.
+  const sorted = [...conflicts].sort((a, b) =>
+    name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0,
+  );
+  const causes = sorted.map(([m, p]) => ({
+    type: 'FieldManagerConflict',
+    message: `conflict with ${printManager(m)}`,
+    field: pathString(p),
+  }));
+  let message: string;
+  if (sorted.length === 1) {
+    const [[m, p]] = sorted;
+    message = `Apply failed with 1 conflict: conflict with ${printManager(m)}: ${pathString(p)}`;
+  } else {
+    const lines: string[] = [];
+    let previous: Manager | undefined;
+    for (const [m, p] of sorted) {
+      if (previous === undefined || managerId(previous) !== managerId(m)) {
+        lines.push(`conflicts with ${printManager(m)}:`);
+      }
+      lines.push(`- ${pathString(p)}`);
+      previous = m;
+    }
+    message = `Apply failed with ${sorted.length} conflicts: ${lines.join('\n')}`;
+  }
+  const details = { causes } as KubeStatus['details'];
+  return new StatusError(statusBody(409, message, 'Conflict', details));
+}
