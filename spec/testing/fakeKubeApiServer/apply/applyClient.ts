@@ -33,7 +33,11 @@ export function owners(obj: any): Record<string, unknown> {
 }
 
 /** A config map applied by a test: `data` as given. */
-export function configMap(name: string, data: Record<string, string>, labels?: Record<string, string>) {
+export function configMap(
+  name: string,
+  data: Record<string, string>,
+  labels?: Record<string, string>,
+) {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
