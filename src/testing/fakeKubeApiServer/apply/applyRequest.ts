@@ -7,7 +7,9 @@ import { sendJson } from '../send.js';
 import { badRequest } from '../statusBody.js';
 import { admit, commitCreate, commitUpdate, dryRun, validName } from '../writes.js';
 import type { WriteContext } from '../writes.js';
+import { jsonEqual } from '../jsonEqual.js';
 import { applyConfig } from './fieldManager.js';
+import { lastAppliedRelief, syncLastApplied } from './lastApplied.js';
 import { checkWriteOptions, trackingFor } from './track.js';
 
 type ObjectRoute = Extract<Route, { kind: 'object' }>;
@@ -79,7 +81,13 @@ export async function applyPatchRequest(
   const live = store.objects.get(objectKey(route.namespace, route.name));
   const tracking = trackingFor(ctx, route.resource, store.kind, store.apiVersion);
   const manager = query.fieldManager;
-  const { obj, changed } = applyConfig(live?.obj as Obj, config, manager, forced(query), tracking);
+  // kube-apiserver eases `kubectl apply --server-side` after client-side `kubectl apply`.
+  const kubectl = manager === 'kubectl';
+  const liveObj = live?.obj as Obj | undefined;
+  const obj = applyConfig(liveObj, config, manager, forced(query), tracking, {
+    relief: kubectl ? () => lastAppliedRelief(liveObj, tracking) : undefined,
+  });
+  if (kubectl) syncLastApplied(obj, config);
   const meta = obj.metadata ?? {};
   // What the patch handler checks of the result (checkName), before the create/update checks.
   if (meta.name !== route.name) {
@@ -98,7 +106,7 @@ export async function applyPatchRequest(
   if (live === undefined) {
     validName(store, obj);
     sendJson(res, 201, commitCreate(ctx, route, obj, isDryRun), headers);
-  } else if (!changed) {
+  } else if (jsonEqual(live.obj, obj)) {
     sendJson(res, 200, live.obj, headers);
   } else {
     sendJson(res, 200, commitUpdate(ctx, route, live, obj, isDryRun), headers);

@@ -90,16 +90,12 @@ export function recordUpdate(
   setManaged(next, managers);
 }
 
-/** The result of an apply: the object to store, and whether it differs from the live one. */
-export interface Applied {
-  obj: Obj;
-  changed: boolean;
-}
-
 /**
- * Server-side apply of `config` by `manager` to `live` (undefined: the object is created):
+ * Server-side apply of `config` by `manager` to `live` (undefined: the object is created), the
+ * object to store:
  * merges it, removes the fields the manager applied before and no one owns now, and answers
- * 409 when it changes fields other managers own, unless `force` takes them over.
+ * 409 when it changes fields other managers own, unless `force` takes them over (or every
+ * conflicting field is in what `relief` allows).
  */
 export function applyConfig(
   live: Obj | undefined,
@@ -107,8 +103,9 @@ export function applyConfig(
   manager: string,
   force: boolean,
   t: Tracking,
-  subresource?: string,
-): Applied {
+  options: { subresource?: string; relief?: () => PathSet | undefined } = {},
+): Obj {
+  const { subresource, relief } = options;
   const managers = copyManagers(decodeManagers(live?.metadata?.managedFields) ?? new Map());
   const base = live === undefined ? {} : withoutManaged(live);
   if (live !== undefined && managers.size === 0) {
@@ -138,7 +135,7 @@ export function applyConfig(
     let owned = new PathSet();
     for (const m of managers.values()) owned = owned.union(m.set);
     const gone = last.set.difference(owned);
-    if (gone.size > 0) merged = removePaths(merged, gone, t.type, (p) => owned.has(p)) as Obj;
+    if (gone.size > 0) merged = removePaths(merged, gone, t.type, owned) as Obj;
   }
   const { changed, removed } = changes(base, merged, t);
   const conflicts: Array<[Manager, FieldPath]> = [];
@@ -146,7 +143,12 @@ export function applyConfig(
     if (other === id) continue;
     for (const p of m.set.intersection(changed).toArray()) conflicts.push([m, p]);
   }
-  if (conflicts.length > 0 && !force) throw conflictError(conflicts);
+  if (conflicts.length > 0 && !force) {
+    // Conflicts `relief` allows (kubectl taking over from client-side apply) force the apply.
+    const allowed = relief?.();
+    const remaining = conflicts.filter(([, p]) => allowed === undefined || !allowed.has(p));
+    if (remaining.length > 0) throw conflictError(remaining);
+  }
   for (const [other, m] of managers) {
     if (other !== id) m.set = m.set.difference(changed).difference(removed);
   }
@@ -154,11 +156,7 @@ export function applyConfig(
   // As kube-apiserver: the applier's time moves only when the object changes.
   if (objectChanged) applied.time = nowRfc3339();
   setManaged(merged, managers);
-  return {
-    obj: merged,
-    changed:
-      objectChanged || !jsonEqual(live?.metadata?.managedFields, merged.metadata?.managedFields),
-  };
+  return merged;
 }
 
 /** `"kubectl"`, or `"kubectl-client-side-apply" using apps/v1` for an updater. */

@@ -195,22 +195,24 @@ function mergeLists(live: Json[], config: Json[], t: Extract<SsaType, { kind: 'l
 }
 
 /**
- * Removes the fields at `paths` from `value` (a copy); a map or list left empty goes too
- * unless `keep` says someone owns it.
+ * Removes the fields at `paths` from `value` (a copy), keeping what `owned` holds: a removed map
+ * or list item keeps its owned members (as structured-merge-diff adds back owned items after
+ * pruning), and a map or list left empty goes unless it is owned itself.
  */
-export function removePaths(
-  value: Json,
-  paths: PathSet,
-  type: SsaType,
-  keep: (p: FieldPath) => boolean,
-): Json {
+export function removePaths(value: Json, paths: PathSet, type: SsaType, owned: PathSet): Json {
+  const above = new Set<string>();
+  for (const p of owned.toArray()) {
+    for (let i = 1; i < p.length; i++) above.add(JSON.stringify(p.slice(0, i)));
+  }
+  const keep = (p: FieldPath): boolean => owned.has(p) || above.has(JSON.stringify(p));
+  const dropped = (p: FieldPath): boolean => paths.has(p) && !above.has(JSON.stringify(p));
   const walk = (v: Json, t0: SsaType, path: FieldPath): Json => {
     const t = resolve(t0, v);
     if (t.kind === 'list' && Array.isArray(v) && granular(t)) {
       const out: Json[] = [];
       v.forEach((item, i) => {
         const p = [...path, itemElement(t, item, i)];
-        if (paths.has(p)) return;
+        if (dropped(p)) return;
         out.push(t.listType === 'map' ? walk(item, t.elem, p) : item);
       });
       return out;
@@ -219,10 +221,9 @@ export function removePaths(
     const out: JsonMap = {};
     for (const [k, x] of Object.entries(v)) {
       const p = [...path, field(k)];
-      if (paths.has(p)) continue;
+      if (dropped(p)) continue;
       const y = walk(x, childType(t, k), p);
-      const emptied = isEmptied(x, y);
-      if (!emptied || keep(p)) out[k] = y;
+      if (!isEmptied(x, y) || keep(p)) out[k] = y;
     }
     return out;
   };
