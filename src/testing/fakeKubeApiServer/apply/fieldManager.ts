@@ -135,7 +135,7 @@ export function applyConfig(
     let owned = new PathSet();
     for (const m of managers.values()) owned = owned.union(m.set);
     const gone = last.set.difference(owned);
-    if (gone.size > 0) merged = removePaths(merged, gone, t.type, owned) as Obj;
+    if (gone.size > 0) merged = removePaths(merged, gone, t.type, owned, t.always) as Obj;
   }
   const { changed, removed } = changes(base, merged, t);
   const conflicts: Array<[Manager, FieldPath]> = [];

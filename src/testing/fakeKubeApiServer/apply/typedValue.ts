@@ -195,24 +195,31 @@ function mergeLists(live: Json[], config: Json[], t: Extract<SsaType, { kind: 'l
 }
 
 /**
- * Removes the fields at `paths` from `value` (a copy), keeping what `owned` holds: a removed map
- * or list item keeps its owned members (as structured-merge-diff adds back owned items after
- * pruning), and a map or list left empty goes unless it is owned itself.
+ * Removes the fields at `paths` from `value` (a copy), as structured-merge-diff prunes and then
+ * adds back what `owned` holds: a list item or map key at a removed path goes whole, a struct's
+ * field only loses its members nobody owns; a map or list left empty goes unless owned (or
+ * `always` there).
  */
-export function removePaths(value: Json, paths: PathSet, type: SsaType, owned: PathSet): Json {
+export function removePaths(
+  value: Json,
+  paths: PathSet,
+  type: SsaType,
+  owned: PathSet,
+  always: (path: FieldPath) => boolean = () => false,
+): Json {
   const above = new Set<string>();
   for (const p of owned.toArray()) {
     for (let i = 1; i < p.length; i++) above.add(JSON.stringify(p.slice(0, i)));
   }
-  const keep = (p: FieldPath): boolean => owned.has(p) || above.has(JSON.stringify(p));
-  const dropped = (p: FieldPath): boolean => paths.has(p) && !above.has(JSON.stringify(p));
+  // A struct the Go types always hold (a Deployment's spec) stays, even empty.
+  const keep = (p: FieldPath): boolean => owned.has(p) || above.has(JSON.stringify(p)) || always(p);
   const walk = (v: Json, t0: SsaType, path: FieldPath): Json => {
     const t = resolve(t0, v);
     if (t.kind === 'list' && Array.isArray(v) && granular(t)) {
       const out: Json[] = [];
       v.forEach((item, i) => {
         const p = [...path, itemElement(t, item, i)];
-        if (dropped(p)) return;
+        if (paths.has(p)) return;
         out.push(t.listType === 'map' ? walk(item, t.elem, p) : item);
       });
       return out;
@@ -221,7 +228,9 @@ export function removePaths(value: Json, paths: PathSet, type: SsaType, owned: P
     const out: JsonMap = {};
     for (const [k, x] of Object.entries(v)) {
       const p = [...path, field(k)];
-      if (dropped(p)) continue;
+      // A struct's field survives when someone owns something below it.
+      const named = !keysAreMembers(t, k);
+      if (paths.has(p) && !(named && above.has(JSON.stringify(p)))) continue;
       const y = walk(x, childType(t, k), p);
       if (!isEmptied(x, y) || keep(p)) out[k] = y;
     }
