@@ -91,11 +91,15 @@ export function recordUpdate(
 }
 
 /**
- * Server-side apply of `config` by `manager` to `live` (undefined: the object is created), the
- * object to store:
- * merges it, removes the fields the manager applied before and no one owns now, and answers
- * 409 when it changes fields other managers own, unless `force` takes them over (or every
- * conflicting field is in what `relief` allows).
+ * Server-side apply of `config` by `manager` to `live` (undefined: the object is created); the
+ * object to store. It merges the configuration, removes the fields the manager applied before
+ * and no one owns now, and answers 409 when it changes fields other managers own, unless
+ * `force` takes them over (or every conflicting field is in what `relief` allows).
+ *
+ * @example
+ * const obj = applyConfig(live, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' },
+ *   data: { a: '1' } }, 'alice', false, tracking);
+ * // obj.data.a === '1'; obj.metadata.managedFields has alice's Apply entry owning f:data.f:a
  */
 export function applyConfig(
   live: Obj | undefined,

@@ -7,6 +7,7 @@ import type { SsaType } from './ssaSchema.js';
 type Json = unknown;
 type JsonMap = Record<string, Json>;
 
+/** Whether `v` is a JSON object (not null, not an array). */
 export function isMap(v: Json): v is JsonMap {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -33,6 +34,7 @@ function indexItems(type: Extract<SsaType, { kind: 'list' }>, list: Json): Map<s
   return out;
 }
 
+/** Whether values of `t` are owned piece by piece (not scalars, atomic lists or maps). */
 function granular(t: SsaType): boolean {
   return !(
     t.kind === 'scalar' ||
