@@ -72,7 +72,6 @@ describe('server-side apply: bad input', () => {
       'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
     );
     expect(r.json.details).toEqual({
-      name: '',
       group: 'meta.k8s.io',
       kind: 'PatchOptions',
       causes: [

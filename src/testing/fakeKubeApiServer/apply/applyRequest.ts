@@ -5,7 +5,7 @@ import type { Route } from '../paths.js';
 import type { Reply, Request } from '../protocol.js';
 import { sendJson } from '../send.js';
 import { badRequest } from '../statusBody.js';
-import { admit, commitCreate, commitUpdate, dryRun, validName } from '../writes.js';
+import { admit, commitCreate, commitUpdate, current, dryRun, validName } from '../writes.js';
 import type { WriteContext } from '../writes.js';
 import { jsonEqual } from '../jsonEqual.js';
 import { applyConfig } from './fieldManager.js';
@@ -58,6 +58,8 @@ function forced(query: Record<string, string>): boolean {
 /**
  * PATCH with `application/apply-patch+yaml`: server-side apply by `fieldManager`, creating the
  * object when it does not exist (201). A no-op apply stores nothing (the resourceVersion stays).
+ * With `subresource: 'status'` (PATCH of `.../status`), the object must exist and only its
+ * status changes; the manager's entry is the status subresource's.
  */
 export async function applyPatchRequest(
   ctx: WriteContext,
@@ -66,6 +68,7 @@ export async function applyPatchRequest(
   route: ObjectRoute,
   query: Record<string, string>,
   headers: Record<string, string>,
+  subresource?: 'status',
 ): Promise<void> {
   const body = await readBody(req);
   checkWriteOptions(query, 'PatchOptions', true);
@@ -78,13 +81,23 @@ export async function applyPatchRequest(
   if (config.metadata?.managedFields !== undefined) {
     throw badRequest('metadata.managedFields must be nil');
   }
-  const live = store.objects.get(objectKey(route.namespace, route.name));
-  const tracking = trackingFor(ctx, route.resource, store.kind, store.apiVersion);
+  const live =
+    subresource === undefined
+      ? store.objects.get(objectKey(route.namespace, route.name))
+      : current(ctx, route);
+  const tracking = trackingFor(
+    ctx,
+    route.resource,
+    store.kind,
+    store.apiVersion,
+    subresource ?? 'object',
+  );
   const manager = query.fieldManager;
   // kube-apiserver eases `kubectl apply --server-side` after client-side `kubectl apply`.
   const kubectl = manager === 'kubectl';
   const liveObj = live?.obj as Obj | undefined;
   const obj = applyConfig(liveObj, config, manager, forced(query), tracking, {
+    subresource,
     relief: kubectl ? () => lastAppliedRelief(liveObj, tracking) : undefined,
   });
   if (kubectl) syncLastApplied(obj, config);

@@ -141,6 +141,8 @@ export function applyConfig(
     const gone = last.set.difference(owned);
     if (gone.size > 0) merged = removePaths(merged, gone, t.type, owned, t.always) as Obj;
   }
+  // The status subresource changes status only (its strategy keeps the rest of the object).
+  if (subresource === 'status') merged = withStatusOf(base, merged);
   const { changed, removed } = changes(base, merged, t);
   const conflicts: Array<[Manager, FieldPath]> = [];
   for (const [other, m] of managers) {
@@ -161,6 +163,12 @@ export function applyConfig(
   if (objectChanged) applied.time = nowRfc3339();
   setManaged(merged, managers);
   return merged;
+}
+
+/** `base` with the status of `from`. */
+function withStatusOf(base: Obj, from: Obj): Obj {
+  const { status: _old, ...rest } = base;
+  return from.status === undefined ? rest : { ...rest, status: from.status };
 }
 
 /** `"kubectl"`, or `"kubectl-client-side-apply" using apps/v1` for an updater. */

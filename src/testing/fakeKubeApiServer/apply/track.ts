@@ -23,39 +23,59 @@ export const FIELD_MANAGER_MAX = 128;
 /** Struct fields the built-in Go types always hold (non-pointer): never "added" themselves. */
 const ALWAYS_PRESENT = new Set(['f:metadata', 'f:spec', 'f:status', 'f:template']);
 
-/** The CRD a custom resource is served from, when one is stored (its schema's list keys). */
-function crdSchema(ctx: TrackContext, resource: ResourceRef<unknown>, version: string): unknown {
-  const crds = ctx.objects.resource(CRDS).objects;
-  const crd = crds.get(objectKey(undefined, `${resource.plural}.${resource.group}`))?.obj as
-    | { spec?: { versions?: Array<{ name?: string; schema?: { openAPIV3Schema?: unknown } }> } }
-    | undefined;
-  return crd?.spec?.versions?.find((v) => v.name === version)?.schema?.openAPIV3Schema;
+interface CrdVersion {
+  name?: string;
+  schema?: { openAPIV3Schema?: unknown };
+  subresources?: { status?: unknown };
 }
 
-/** How the objects of `resource` are tracked (kind and apiVersion as the store serves them). */
+/** The stored CRD's version a custom resource is served from (its schema, its subresources). */
+function crdVersion(
+  ctx: TrackContext,
+  resource: ResourceRef<unknown>,
+  version: string,
+): CrdVersion | undefined {
+  const crds = ctx.objects.resource(CRDS).objects;
+  const crd = crds.get(objectKey(undefined, `${resource.plural}.${resource.group}`))?.obj as
+    { spec?: { versions?: CrdVersion[] } } | undefined;
+  return crd?.spec?.versions?.find((v) => v.name === version);
+}
+
+const isStatus = (p: FieldPath): boolean => p[0] === 'f:status';
+
+/**
+ * How the objects of `resource` are tracked (kind and apiVersion as the store serves them),
+ * through the object itself or its `status` subresource: where there is a status subresource
+ * (every built-in kind, a CRD that declares one), the object's writes do not own status and
+ * the subresource's own nothing else, as kube-apiserver resets those fields.
+ */
 export function trackingFor(
   ctx: TrackContext,
   resource: ResourceRef<unknown>,
   kind: string,
   apiVersion: string,
+  endpoint: 'object' | 'status' = 'object',
 ): Tracking {
   const builtin = ctx.types.lookup(resource)?.builtin ?? false;
+  const version = apiVersion.includes('/') ? apiVersion.split('/')[1] : apiVersion;
+  const crd = builtin ? undefined : crdVersion(ctx, resource, version);
+  const hasStatus = builtin || crd?.subresources?.status !== undefined;
+  const reset =
+    endpoint === 'status' ? (p: FieldPath) => !isStatus(p) : hasStatus ? isStatus : () => false;
   if (builtin) {
     return {
       type: builtinSsaType(kind),
       apiVersion,
       always: (p: FieldPath) => ALWAYS_PRESENT.has(p[p.length - 1]),
-      // The built-in kinds have a status subresource: writes to the object do not own status.
-      reset: (p: FieldPath) => p[0] === 'f:status',
+      reset,
     };
   }
-  const version = apiVersion.includes('/') ? apiVersion.split('/')[1] : apiVersion;
-  const schema = crdSchema(ctx, resource, version);
+  const schema = crd?.schema?.openAPIV3Schema;
   return {
     type: withObjectMeta(schema === undefined ? DEDUCED : openApiSsaType(schema)),
     apiVersion,
     always: (p: FieldPath) => p.length === 1 && p[0] === 'f:metadata',
-    reset: () => false,
+    reset,
   };
 }
 
@@ -115,8 +135,8 @@ export function checkWriteOptions(
   if (causes.length === 0) return;
   const list = causes.map((c) => `${c.field}: ${c.message}`);
   const message = `${options}.meta.k8s.io "" is invalid: ${list.length === 1 ? list[0] : `[${list.join(', ')}]`}`;
+  // The options have no name: Go omits the empty name from the details.
   const details = {
-    name: '',
     group: 'meta.k8s.io',
     kind: options,
     causes,
@@ -126,7 +146,7 @@ export function checkWriteOptions(
 
 /**
  * Records an ordinary write in `next.metadata.managedFields` (see recordUpdate); what the
- * server's write handlers call before they store.
+ * server's write handlers call before they store (`subresource`: `scale`, `status`).
  */
 export function trackUpdate(
   ctx: TrackContext,
@@ -137,6 +157,7 @@ export function trackUpdate(
   subresource?: string,
 ): void {
   const n = next as { kind?: string; apiVersion?: string };
-  const t = trackingFor(ctx, resource, String(n.kind ?? ''), String(n.apiVersion ?? ''));
+  const endpoint = subresource === 'status' ? 'status' : 'object';
+  const t = trackingFor(ctx, resource, String(n.kind ?? ''), String(n.apiVersion ?? ''), endpoint);
   recordUpdate(live as never, next as never, manager, t, subresource);
 }
