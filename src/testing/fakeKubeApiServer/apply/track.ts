@@ -20,8 +20,19 @@ export interface TrackContext {
 /** kube-apiserver's limit on `fieldManager` (metav1 FieldManagerMaxLength). */
 export const FIELD_MANAGER_MAX = 128;
 
-/** Struct fields the built-in Go types always hold (non-pointer): never "added" themselves. */
-const ALWAYS_PRESENT = new Set(['f:metadata', 'f:spec', 'f:status', 'f:template']);
+/**
+ * Struct fields the built-in Go types always hold (non-pointer): never "added" themselves by an
+ * Update, and kept (empty) when pruning empties them.
+ */
+const ALWAYS_PRESENT = new Set([
+  'f:metadata',
+  'f:spec',
+  'f:status',
+  'f:template',
+  'f:strategy',
+  'f:updateStrategy',
+  'f:resources',
+]);
 
 interface CrdVersion {
   name?: string;
