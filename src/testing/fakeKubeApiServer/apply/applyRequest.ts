@@ -1,5 +1,7 @@
 import { CORE_SCHEMA, load } from 'js-yaml';
+import { versionOf } from '../../../objects/versionOf.js';
 import { readBody } from '../body.js';
+import { decodeFinalizers, withWarnings } from '../deletion/finalizers.js';
 import { objectKey } from '../objectStore.js';
 import type { Route } from '../paths.js';
 import type { Reply, Request } from '../protocol.js';
@@ -72,7 +74,7 @@ export async function applyPatchRequest(
 ): Promise<void> {
   const body = await readBody(req);
   checkWriteOptions(query, 'PatchOptions', true);
-  const isDryRun = dryRun(query);
+  const isDryRun = dryRun(query, 'PatchOptions');
   const config = parseApplyBody(body);
   const store = ctx.objects.resource(route.resource);
   if (config.apiVersion !== store.apiVersion || config.kind !== store.kind) {
@@ -116,12 +118,16 @@ export async function applyPatchRequest(
     }
   }
   admit(ctx, route, obj, route.name);
+  // The merged object's finalizers are checked as a patch's are (422 when not strings).
+  decodeFinalizers(obj, store.kind, versionOf(route.resource), 'patch');
   if (live === undefined) {
     validName(store, obj);
-    sendJson(res, 201, commitCreate(ctx, route, obj, isDryRun), headers);
+    const created = commitCreate(ctx, route, obj, isDryRun);
+    sendJson(res, 201, created, withWarnings(headers, created));
   } else if (jsonEqual(live.obj, obj)) {
-    sendJson(res, 200, live.obj, headers);
+    sendJson(res, 200, live.obj, withWarnings(headers, live.obj));
   } else {
-    sendJson(res, 200, commitUpdate(ctx, route, live, obj, isDryRun), headers);
+    const updated = commitUpdate(ctx, route, live, obj, isDryRun);
+    sendJson(res, 200, updated, withWarnings(headers, updated));
   }
 }
