@@ -120,6 +120,24 @@ describe('server-side apply: lists', () => {
     expect(item('alice/Apply')).toEqual({ '.': {}, 'f:image': {}, 'f:name': {} });
   });
 
+  it('finalizers are a set: each manager owns its own values', async () => {
+    const cm = (finalizers: string[]) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', finalizers },
+    });
+    const path = '/api/v1/namespaces/default/configmaps/c';
+    await apply(server, path, cm(['example.com/a']), 'alice');
+    const r = await apply(server, path, cm(['example.com/b']), 'bob');
+    expect(r.json.metadata.finalizers).toEqual(['example.com/a', 'example.com/b']);
+    expect(owners(r.json)).toEqual({
+      'alice/Apply': { 'f:metadata': { 'f:finalizers': { 'v:"example.com/a"': {} } } },
+      'bob/Apply': { 'f:metadata': { 'f:finalizers': { 'v:"example.com/b"': {} } } },
+    });
+    const dropped = await apply(server, path, cm([]), 'alice');
+    expect(dropped.json.metadata.finalizers).toEqual(['example.com/b']);
+  });
+
   it("a custom resource: lists are atomic, unless its CRD's schema makes them list-maps", async () => {
     server.defineResource({
       group: 'example.com',
