@@ -3,7 +3,8 @@ import { jsonEqual } from './jsonEqual.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
 import { versionOf } from '../../objects/versionOf.js';
 import type { KubernetesObject } from '../../types.js';
-import { mediaType, parseJson, parseObject, readBody } from './body.js';
+import { mediaType, parseJson, readBody } from './body.js';
+import { parseRequestObject } from './protobuf/requestObject.js';
 import { objectKey } from './objectStore.js';
 import type { Entry, ObjectStore, ResourceStore } from './objectStore.js';
 import { applyPatch, assertPatchType } from './patch.js';
@@ -167,7 +168,7 @@ export async function create(
   if (route.kind !== 'collection') throw methodNotAllowed();
   checkScope(ctx, route);
   const isDryRun = dryRun(query, 'CreateOptions');
-  const obj = parseObject(await readBody(req)) as Obj;
+  const obj = parseRequestObject(await readBody(req), req.headers['content-type']) as Obj;
   const store = admit(ctx, route, obj);
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
   const name = validName(store, obj);
@@ -261,7 +262,7 @@ export async function replace(
   headers: Record<string, string>,
 ): Promise<void> {
   const isDryRun = dryRun(query, 'UpdateOptions');
-  const obj = parseObject(await readBody(req)) as Obj;
+  const obj = parseRequestObject(await readBody(req), req.headers['content-type']) as Obj;
   const store = admit(ctx, route, obj, route.name);
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
   const prev = current(ctx, route);
