@@ -4,6 +4,7 @@ import { isValidSegment } from '../../objects/resourcePath.js';
 import { versionOf } from '../../objects/versionOf.js';
 import type { KubernetesObject } from '../../types.js';
 import { mediaType, parseJson, readBody } from './body.js';
+import { checkUnknownFields } from './openapi/fieldValidation.js';
 import { parseRequestObject } from './protobuf/requestObject.js';
 import { objectKey } from './objectStore.js';
 import type { Entry, ObjectStore, ResourceStore } from './objectStore.js';
@@ -171,6 +172,7 @@ export async function create(
   const obj = parseRequestObject(await readBody(req), req.headers['content-type']) as Obj;
   const store = admit(ctx, route, obj);
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
+  checkUnknownFields(ctx.types, route.resource, store.kind, obj, query, headers);
   const name = validName(store, obj);
   if (store.objects.has(objectKey(route.namespace, name))) {
     const { plural, group } = route.resource;
@@ -265,6 +267,7 @@ export async function replace(
   const obj = parseRequestObject(await readBody(req), req.headers['content-type']) as Obj;
   const store = admit(ctx, route, obj, route.name);
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
+  checkUnknownFields(ctx.types, route.resource, store.kind, obj, query, headers);
   const prev = current(ctx, route);
   const updated = commitUpdate(ctx, route, prev, obj, isDryRun);
   sendJson(res, 200, updated, withWarnings(headers, updated));
@@ -289,6 +292,10 @@ export async function patch(
   assertPatchType(type, schema);
   const isDryRun = dryRun(query, 'PatchOptions');
   const body = parseJson(await readBody(req));
+  const { kind } = ctx.objects.resource(route.resource);
+  // A patch's own fields are checked (a JSON patch's operations are not objects to check).
+  if (!Array.isArray(body))
+    checkUnknownFields(ctx.types, route.resource, kind, body, query, headers);
   const prev = current(ctx, route);
   const patched = applyPatch(type, prev.obj, body, schema);
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
