@@ -75,7 +75,12 @@ function paths(t: ResourceType, definition: string): Record<string, JsonSchema> 
       }),
       patch: op('patch', 'patch', {
         parameters: [...WRITE_PARAMS, query('force', 'boolean')],
-        requestBody: body(PATCH_TYPES),
+        // Custom resources take no strategic merge patch: kubectl sends them a merge patch.
+        requestBody: body(
+          t.builtin
+            ? PATCH_TYPES
+            : PATCH_TYPES.filter((c) => !c.startsWith('application/strategic')),
+        ),
       }),
       delete: op('delete', 'delete'),
     },
