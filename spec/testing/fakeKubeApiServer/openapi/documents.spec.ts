@@ -110,8 +110,16 @@ describe('FakeKubeApiServer OpenAPI', () => {
       kind: 'Anything',
       namespaced: false,
     });
-    const { schemas } = (await get(server, '/openapi/v3/apis/stable.example.com/v1')).json
-      .components;
+    const doc = (await get(server, '/openapi/v3/apis/stable.example.com/v1')).json;
+    const { schemas } = doc.components;
+    // A custom resource takes no strategic merge patch (kubectl then sends a merge patch).
+    const patch =
+      doc.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}'].patch;
+    expect(Object.keys(patch.requestBody.content)).toEqual([
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/apply-patch+yaml',
+    ]);
     const crontab = schemas['com.example.stable.v1.CronTab'];
     expect(crontab.properties.spec).toEqual(CRONTAB_SCHEMA.properties.spec);
     expect(crontab.properties.metadata.$ref).toBe(
