@@ -132,6 +132,22 @@ describe('protobuf request bodies', () => {
     });
   });
 
+  it('an embedded Go struct (json:",inline") is a nested message on the wire, flat in JSON', () => {
+    // Pod.spec.volumes[0]: Volume {name, volumeSource (inline) {configMap {localObjectReference (inline) {name}, defaultMode}}}
+    const configMap = len(19, len(1, len(1, 'settings')), int(3, 0o644));
+    const volume = len(1, len(1, 'config'), len(2, configMap));
+    const pod = Buffer.concat([meta('p'), len(2, volume, len(2, len(1, 'main')))]);
+    expect(decodeProtobufObject(envelope('v1', 'Pod', pod))).toEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: {
+        volumes: [{ name: 'config', configMap: { name: 'settings', defaultMode: 0o644 } }],
+        containers: [{ name: 'main' }],
+      },
+    });
+  });
+
   it('reads 64-bit varints, negative ones included', () => {
     expect(readVarint(varint(300), 0)).toEqual([300n, 2]);
     expect(readVarint(varint(-1), 0)).toEqual([2n ** 64n - 1n, 10]);
@@ -139,11 +155,11 @@ describe('protobuf request bodies', () => {
   });
 
   it('a kind without tables, or a field newer than them, is a 415 Status', () => {
-    expect(refusal(envelope('networking.k8s.io/v1', 'Ingress', meta('i')))).toMatchObject({
+    expect(refusal(envelope('storage.k8s.io/v1', 'StorageClass', meta('s')))).toMatchObject({
       code: 415,
       reason: 'UnsupportedMediaType',
       message: expect.stringMatching(
-        /^Ingress \(networking.k8s.io\/v1\) as protobuf: .*application\/json$/,
+        /^StorageClass \(storage.k8s.io\/v1\) as protobuf: .*application\/json$/,
       ),
     });
     expect(

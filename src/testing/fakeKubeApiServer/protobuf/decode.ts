@@ -132,7 +132,10 @@ export function decodeMessage(type: string, buf: Buffer, raw = false): Json {
       throw new UnsupportedMessage(`field ${f.no} of ${type} is not in the protobuf tables`);
     }
     const [, name, type_, label] = field;
-    if (label === 'm') {
+    if (label === 'i') {
+      // An embedded Go struct (`json:",inline"`): a nested message on the wire, flat in JSON.
+      Object.assign(out, value(field, f));
+    } else if (label === 'm') {
       const [k, v] = mapEntry(field, f);
       ((out[name] ??= {}) as Json)[k] = v;
     } else if (label === 'r') {
