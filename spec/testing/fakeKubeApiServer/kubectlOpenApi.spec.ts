@@ -117,7 +117,7 @@ describe('kubectl with OpenAPI and protobuf against FakeKubeApiServer', () => {
     ]);
   });
 
-  it('explain deployment.spec.replicas, and a custom resource by its schema (no descriptions)', async () => {
+  it('explain deployment.spec.replicas, and a custom resource by its schema (no descriptions), from v3 and v2', async () => {
     server.defineResource({
       group: 'stable.example.com',
       version: 'v1',
@@ -140,5 +140,12 @@ describe('kubectl with OpenAPI and protobuf against FakeKubeApiServer', () => {
       'spec Object',
     ]);
     expect(await kubectl.ok('explain', 'crontab.spec')).toMatch(/^ {2}cronSpec\t<string>$/m);
+    // The same from /openapi/v2, which kubectl reads only as protobuf.
+    expect(
+      await kubectl.ok('explain', 'deployment.spec.replicas', '--output=plaintext-openapiv2'),
+    ).toMatch(/^KIND:\s+Deployment\nVERSION:\s+apps\/v1\n\nFIELD:\s+replicas <integer>\n/);
+    expect(await kubectl.ok('explain', 'crontab.spec', '--output=plaintext-openapiv2')).toMatch(
+      /^ {3}cronSpec\t<string>$/m,
+    );
   });
 });

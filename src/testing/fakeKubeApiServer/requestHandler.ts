@@ -125,7 +125,9 @@ function respond(
     }
     if (!authorized) throw new StatusError(statusBody(401, 'Unauthorized', 'Unauthorized'));
     if (route === undefined) {
-      if (method === 'GET' && answerOpenApi(res, path, ctx.types, headers)) return;
+      if (method === 'GET' && answerOpenApi(res, path, ctx.types, headers, req.headers.accept)) {
+        return;
+      }
       const doc =
         method === 'GET' ? discoveryDocument(path, ctx.types, ctx.serverAddress()) : undefined;
       if (doc === undefined) {

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { FakeKubeApiServer } from '../../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { unknownFields } from '../../../../src/testing/fakeKubeApiServer/openapi/fieldValidation.js';
+import { readFields } from '../../../../src/testing/fakeKubeApiServer/protobuf/wire.js';
 import { get } from '../client.js';
+import https from 'node:https';
 
 const CRONTAB_SCHEMA = {
   type: 'object',
@@ -147,6 +149,75 @@ describe('FakeKubeApiServer OpenAPI', () => {
       additionalProperties: { type: 'string' },
     });
     expect(refs(r.json).every((ref) => ref.startsWith('#/definitions/'))).toBe(true);
+  });
+});
+
+/** GET as bytes (the spec client reads text). */
+function getBytes(server: FakeKubeApiServer, path: string, accept: string) {
+  return new Promise<{ type: string | undefined; body: Buffer }>((resolve, reject) => {
+    const req = https.get(
+      server.url + path,
+      { ca: server.caPem, headers: { accept, authorization: 'Bearer test-token' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ type: res.headers['content-type'], body: Buffer.concat(chunks) }),
+        );
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
+/** The fields of a message: [number, value] in wire order. */
+const fields = (buf: Buffer) => readFields(buf).map((f) => [f.no, f.value] as const);
+const text = (v: unknown) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
+
+describe('/openapi/v2 as protobuf (what kubectl asks for)', () => {
+  let server: FakeKubeApiServer;
+  afterEach(() => server.stop());
+
+  it("encodes gnostic's openapi_v2.Document: swagger, definitions with their type, properties and GVK extension", async () => {
+    server = await FakeKubeApiServer.start({ tls: true, token: 'test-token' });
+    const r = await getBytes(
+      server,
+      '/openapi/v2',
+      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    );
+    expect(r.type).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    const doc = fields(r.body);
+    expect(text(doc.find(([no]) => no === 1)?.[1])).toBe('2.0');
+    const definitions = fields(doc.find(([no]) => no === 9)![1] as Buffer).map(([, named]) => {
+      const [[, name], [, schema]] = fields(named as Buffer);
+      return [text(name), schema as Buffer] as const;
+    });
+    const deployment = fields(
+      definitions.find(([name]) => name === 'io.k8s.api.apps.v1.Deployment')![1],
+    );
+    // type = 22 (TypeItem {value = 1}), properties = 25, vendor_extension = 31 (NamedAny {name, Any {yaml = 2}}).
+    expect(text(fields(deployment.find(([no]) => no === 22)![1] as Buffer)[0][1])).toBe('object');
+    const properties = fields(deployment.find(([no]) => no === 25)![1] as Buffer).map(([, named]) =>
+      text(fields(named as Buffer)[0][1]),
+    );
+    expect(properties).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+    const [name, any] = fields(deployment.find(([no]) => no === 31)![1] as Buffer).map(
+      ([, v]) => v,
+    );
+    expect(text(name)).toBe('x-kubernetes-group-version-kind');
+    expect(JSON.parse(text(fields(any as Buffer)[0][1]))).toEqual([
+      { group: 'apps', version: 'v1', kind: 'Deployment' },
+    ]);
+    // JSON for a client that prefers it.
+    const json = await getBytes(
+      server,
+      '/openapi/v2',
+      'application/json, application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    );
+    expect([json.type, JSON.parse(json.body.toString()).swagger]).toEqual([
+      'application/json',
+      '2.0',
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceType, ResourceTypes } from '../resourceTypes.js';
 import { addCustomResource } from './customResources.js';
+import { encodeV2Document } from './v2Protobuf.js';
 import { Definitions } from './schemas.js';
 import type { JsonSchema } from './schemas.js';
 
@@ -125,7 +126,7 @@ export interface Built {
  * types of a group version change (a `defineResource`).
  */
 export class OpenApiDocuments {
-  private readonly cache = new Map<string, Built>();
+  private readonly cache = new Map<string, Built & { protobuf?: Buffer }>();
 
   constructor(private readonly types: ResourceTypes) {}
 
@@ -181,14 +182,25 @@ export class OpenApiDocuments {
     return { paths };
   }
 
-  /** The `/openapi/v2` document as JSON text. */
-  v2(): string {
+  private v2Built(): Built & { protobuf?: Buffer } {
     const key = JSON.stringify(this.types.all());
     const cached = this.cache.get('v2');
-    if (cached?.key === key) return cached.json;
+    if (cached?.key === key) return cached;
     const doc = v2Document(this.types.all());
-    const json = JSON.stringify(doc);
-    this.cache.set('v2', { key, json, hash: '', doc });
-    return json;
+    const entry = { key, json: JSON.stringify(doc), hash: '', doc };
+    this.cache.set('v2', entry);
+    return entry;
+  }
+
+  /** The `/openapi/v2` document as JSON text. */
+  v2(): string {
+    return this.v2Built().json;
+  }
+
+  /** The `/openapi/v2` document as gnostic's protobuf (encoded once per set of types). */
+  v2Protobuf(): Buffer {
+    const built = this.v2Built();
+    built.protobuf ??= encodeV2Document(built.doc);
+    return built.protobuf;
   }
 }
