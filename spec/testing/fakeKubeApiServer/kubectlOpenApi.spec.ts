@@ -117,7 +117,7 @@ describe('kubectl with OpenAPI and protobuf against FakeKubeApiServer', () => {
     ]);
   });
 
-  it('explain deployment.spec.replicas, and a custom resource by its schema (no descriptions), from v3 and v2', async () => {
+  it('explain deployment.spec.replicas, and a custom resource by its schema, from v3 and v2', async () => {
     server.defineResource({
       group: 'stable.example.com',
       version: 'v1',
@@ -129,7 +129,10 @@ describe('kubectl with OpenAPI and protobuf against FakeKubeApiServer', () => {
       },
     });
     expect(await kubectl.ok('explain', 'deployment.spec.replicas')).toMatch(
-      /^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n\nFIELD: replicas <integer>\n/,
+      /^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n\nFIELD: replicas <integer>\n\n\nDESCRIPTION:\n\s+Number of desired pods\./,
+    );
+    expect(await kubectl.ok('explain', 'deployment.spec')).toMatch(
+      /^ {2}selector\t<LabelSelector> -required-$/m,
     );
     const crontab = await kubectl.ok('explain', 'crontab');
     expect(crontab).toMatch(/^GROUP:\s+stable.example.com\nKIND:\s+CronTab\nVERSION:\s+v1\n/);

@@ -64,10 +64,18 @@ describe('FakeKubeApiServer OpenAPI', () => {
     expect(schemas['io.k8s.api.apps.v1.Deployment']['x-kubernetes-group-version-kind']).toEqual([
       { group: 'apps', version: 'v1', kind: 'Deployment' },
     ]);
-    expect(schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties.replicas).toEqual({
+    // Descriptions and required fields from client-node's declarations.
+    const spec = schemas['io.k8s.api.apps.v1.DeploymentSpec'];
+    expect(spec.properties.replicas).toEqual({
       type: 'integer',
       format: 'int32',
+      description:
+        'Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1.',
     });
+    expect(spec.required).toEqual(['selector', 'template']);
+    expect(spec.description).toBe(
+      'DeploymentSpec is the specification of the desired behavior of the Deployment.',
+    );
     expect(schemas['io.k8s.api.apps.v1.Deployment'].properties.metadata).toEqual({
       $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
     });
@@ -77,6 +85,7 @@ describe('FakeKubeApiServer OpenAPI', () => {
       items: { $ref: '#/components/schemas/io.k8s.api.core.v1.Container' },
       'x-kubernetes-patch-strategy': 'merge',
       'x-kubernetes-patch-merge-key': 'name',
+      description: expect.stringMatching(/^List of containers belonging to the pod\./),
     });
     const missing = refs(r.json).filter(
       (ref) => schemas[ref.replace('#/components/schemas/', '')] === undefined,
@@ -147,6 +156,7 @@ describe('FakeKubeApiServer OpenAPI', () => {
     expect(r.json.definitions['io.k8s.api.core.v1.ConfigMap'].properties.data).toEqual({
       type: 'object',
       additionalProperties: { type: 'string' },
+      description: expect.stringContaining("alphanumeric characters, '-', '_' or '.'."),
     });
     expect(refs(r.json).every((ref) => ref.startsWith('#/definitions/'))).toBe(true);
   });

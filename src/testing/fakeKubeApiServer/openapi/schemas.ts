@@ -1,6 +1,7 @@
 import { BUILTIN_RESOURCES } from '../builtinResources.js';
 import { schemaFor } from '../patchSchemas.js';
 import type { Schema as PatchSchema } from '../patchSchemas.js';
+import { modelDocs } from './modelDocs.js';
 import { attributesOf, classOfKind, definitionName } from './models.js';
 
 /** An OpenAPI schema object (v3; v2 differs only in where `$ref` points). */
@@ -76,12 +77,27 @@ export class Definitions {
   addClass(className: string): string {
     const name = nameOfClass(className);
     if (this.schemas[name] !== undefined) return name;
+    const docs = modelDocs(className);
     const properties: Record<string, JsonSchema> = {};
     const schema: JsonSchema = { type: 'object', properties };
+    if (docs.description) schema.description = docs.description;
+    if (docs.required.length > 0) schema.required = docs.required;
     this.schemas[name] = schema;
-    for (const a of attributesOf(className) ?? [])
-      properties[a.baseName] = this.of(a.type, a.format);
+    for (const a of attributesOf(className) ?? []) {
+      properties[a.baseName] = this.described(
+        this.of(a.type, a.format),
+        docs.properties.get(a.baseName),
+      );
+    }
     return name;
+  }
+
+  /**
+   * A property's schema with its description (client-node's declarations describe no property
+   * whose type is another model, so a `$ref` never needs kube-apiserver's `allOf` wrapping).
+   */
+  private described(schema: JsonSchema, description: string | undefined): JsonSchema {
+    return description ? { ...schema, description } : schema;
   }
 
   /** The schema of a client-node attribute type. */
