@@ -113,6 +113,12 @@ export function v2Document(types: ResourceType[]): JsonSchema {
   };
 }
 
+/** A type's schema and the definitions its `$ref`s point to. */
+export interface TypeSchema {
+  schema: JsonSchema;
+  definitions: Record<string, JsonSchema>;
+}
+
 /** A document, its JSON text and the hash the v3 index gives its URL. */
 export interface Built {
   key: string;
@@ -127,6 +133,7 @@ export interface Built {
  */
 export class OpenApiDocuments {
   private readonly cache = new Map<string, Built & { protobuf?: Buffer }>();
+  private readonly schemas = new WeakMap<ResourceType, TypeSchema | undefined>();
 
   constructor(private readonly types: ResourceTypes) {}
 
@@ -158,9 +165,15 @@ export class OpenApiDocuments {
    * The schema of a type and the definitions its `$ref`s point to (those of its group
    * version's v3 document); undefined for a type the server does not serve.
    */
-  schemaOf(
-    t: ResourceType,
-  ): { schema: JsonSchema; definitions: Record<string, JsonSchema> } | undefined {
+  schemaOf(t: ResourceType): TypeSchema | undefined {
+    // A type's schema depends on that type alone, and redefining a type makes a new object.
+    if (this.schemas.has(t)) return this.schemas.get(t);
+    const found = this.findSchema(t);
+    this.schemas.set(t, found);
+    return found;
+  }
+
+  private findSchema(t: ResourceType): TypeSchema | undefined {
     const doc = this.v3(groupVersionPath(t.group, t.version))?.doc;
     const definitions = (doc?.components as { schemas: Record<string, JsonSchema> } | undefined)
       ?.schemas;
