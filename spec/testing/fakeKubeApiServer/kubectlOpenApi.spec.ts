@@ -67,6 +67,41 @@ describe('kubectl with OpenAPI and protobuf against FakeKubeApiServer', () => {
     expect(await kubectl.ok('get', 'deployments', '-o', 'name')).toBe('');
   });
 
+  it('a custom resource with a schema: apply -f validated against it, an unknown field refused', async () => {
+    server.defineResource({
+      group: 'stable.example.com',
+      version: 'v1',
+      plural: 'crontabs',
+      kind: 'CronTab',
+      schema: {
+        type: 'object',
+        properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' } } } },
+      },
+    });
+    const crontab = (spec: string) =>
+      kubectl.manifest(
+        'ct.yaml',
+        `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: nightly}\nspec: ${spec}\n`,
+      );
+    const bad = await crontab('{cronSpec: "0 3 * * *", cronspec: x}');
+    const r = await kubectl.run('apply', '-f', bad);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `Error from server (BadRequest): error when creating "${bad}": CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.cronspec"\n`,
+    ]);
+    expect(await kubectl.ok('apply', '-f', await crontab('{cronSpec: "0 3 * * *"}'))).toBe(
+      'crontab.stable.example.com/nightly created\n',
+    );
+    expect(await kubectl.ok('apply', '-f', await crontab('{cronSpec: "0 4 * * *"}'))).toBe(
+      'crontab.stable.example.com/nightly configured\n',
+    );
+    expect(writes().map((r) => `${r.method} ${r.status} ${r.headers['content-type']}`)).toEqual([
+      'POST 400 application/json',
+      'POST 201 application/json',
+      'PATCH 200 application/merge-patch+json',
+    ]);
+  });
+
   it('kubectl create configmap|secret|deployment|namespace|serviceaccount|role|rolebinding: protobuf bodies decoded', async () => {
     const created = async (...args: string[]) => kubectl.ok('create', ...args);
     expect(await created('configmap', 'site-config', '--from-literal=x=1')).toBe(

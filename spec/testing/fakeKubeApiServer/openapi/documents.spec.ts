@@ -149,6 +149,19 @@ describe('FakeKubeApiServer OpenAPI', () => {
     expect(crd.json.spec.versions[0].schema.openAPIV3Schema).toEqual(CRONTAB_SCHEMA);
   });
 
+  it('defineResource refuses a schema that is not an object', async () => {
+    server = await FakeKubeApiServer.start();
+    const def = { group: 'stable.example.com', version: 'v1', plural: 'crontabs', kind: 'CronTab' };
+    for (const schema of [[], 'object', null]) {
+      expect(() =>
+        server.defineResource({ ...def, schema: schema as unknown as Record<string, unknown> }),
+      ).toThrow(/defineResource: invalid schema/);
+    }
+    expect(
+      (await get(server, '/openapi/v3')).json.paths['apis/stable.example.com/v1'],
+    ).toBeUndefined();
+  });
+
   it('/openapi/v2 is Swagger 2.0 JSON with #/definitions/ references', async () => {
     server = await FakeKubeApiServer.start();
     const r = await get(server, '/openapi/v2');
