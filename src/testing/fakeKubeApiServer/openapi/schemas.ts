@@ -54,6 +54,7 @@ export class Definitions {
   /** `refPrefix`: `#/components/schemas/` (v3) or `#/definitions/` (v2). */
   constructor(private readonly refPrefix: string) {}
 
+  /** A reference to a definition, in this document's form. */
   ref(name: string): JsonSchema {
     return { $ref: `${this.refPrefix}${name}` };
   }

@@ -35,6 +35,7 @@ export class MessageWriter {
     return this;
   }
 
+  /** The message's encoding. */
   bytes(): Buffer {
     return Buffer.concat(this.parts);
   }
