@@ -318,6 +318,18 @@ describe('field validation (fieldValidation)', () => {
     expect((await post('anythings', 'Anything')).status).toBe(201);
   });
 
+  it("Warn's warnings come before a finalizer's, in one Warning header", async () => {
+    server = await FakeKubeApiServer.start();
+    const r = await get(server, '/api/v1/namespaces/default/configmaps', {
+      method: 'POST',
+      body: { metadata: { name: 'a', finalizers: ['keep'] }, colour: 'red' },
+    });
+    expect(r.status).toBe(201);
+    expect(r.headers.warning).toMatch(
+      /^299 - "unknown field \\"colour\\"", 299 - "metadata.finalizers: \\"keep\\": prefer a domain-qualified finalizer name/,
+    );
+  });
+
   it('Strict: 400 as kube-apiserver words it, nothing stored', async () => {
     server = await FakeKubeApiServer.start();
     const r = await get(server, '/api/v1/namespaces/default/configmaps?fieldValidation=Strict', {
