@@ -12,6 +12,7 @@ import type { Route } from './paths.js';
 import { isGone, isHttp2, plainHeaders, withoutConnectionHeaders } from './protocol.js';
 import type { Reply, Request } from './protocol.js';
 import { isWatchQuery } from './query.js';
+import { answerOpenApi } from './openapi/serve.js';
 import { handleRead } from './reads.js';
 import type { ServerContext } from './serverContext.js';
 export type { ServerContext } from './serverContext.js';
@@ -127,6 +128,9 @@ function respond(
     }
     if (!authorized) throw new StatusError(statusBody(401, 'Unauthorized', 'Unauthorized'));
     if (route === undefined) {
+      if (method === 'GET' && answerOpenApi(res, path, ctx.types, headers, req.headers.accept)) {
+        return;
+      }
       const doc =
         method === 'GET' ? discoveryDocument(path, ctx.types, ctx.serverAddress()) : undefined;
       if (doc === undefined) {

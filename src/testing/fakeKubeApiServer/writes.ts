@@ -3,7 +3,9 @@ import { jsonEqual } from './jsonEqual.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
 import { versionOf } from '../../objects/versionOf.js';
 import type { KubernetesObject } from '../../types.js';
-import { mediaType, parseJson, parseObject, readBody } from './body.js';
+import { mediaType, parseJson, readBody } from './body.js';
+import { checkUnknownFields } from './openapi/fieldValidation.js';
+import { parseRequestObject } from './protobuf/requestObject.js';
 import { objectKey } from './objectStore.js';
 import type { Entry, ObjectStore, ResourceStore } from './objectStore.js';
 import { checkWriteOptions, managerOf, trackUpdate } from './apply/track.js';
@@ -173,10 +175,11 @@ export async function create(
   if (route.kind !== 'collection') throw methodNotAllowed();
   checkScope(ctx, route);
   const isDryRun = dryRun(query, 'CreateOptions');
-  const obj = parseObject(await readBody(req)) as Obj;
+  const obj = parseRequestObject(await readBody(req), req.headers['content-type']) as Obj;
   checkWriteOptions(query, 'CreateOptions');
   const store = admit(ctx, route, obj);
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
+  checkUnknownFields(ctx.types, route.resource, store.kind, obj, query, headers);
   validName(store, obj);
   trackUpdate(ctx, route.resource, undefined, obj, managerOf(req, query));
   const created = commitCreate(ctx, route, obj, isDryRun);
@@ -284,10 +287,11 @@ export async function replace(
   headers: Record<string, string>,
 ): Promise<void> {
   const isDryRun = dryRun(query, 'UpdateOptions');
-  const obj = parseObject(await readBody(req)) as Obj;
+  const obj = parseRequestObject(await readBody(req), req.headers['content-type']) as Obj;
   checkWriteOptions(query, 'UpdateOptions');
   const store = admit(ctx, route, obj, route.name);
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
+  checkUnknownFields(ctx.types, route.resource, store.kind, obj, query, headers);
   const prev = current(ctx, route);
   trackUpdate(ctx, route.resource, prev.obj, obj, managerOf(req, query));
   const updated = commitUpdate(ctx, route, prev, obj, isDryRun);
@@ -314,6 +318,10 @@ export async function patch(
   const isDryRun = dryRun(query, 'PatchOptions');
   const body = parseJson(await readBody(req));
   checkWriteOptions(query, 'PatchOptions');
+  const { kind } = ctx.objects.resource(route.resource);
+  // A patch's own fields are checked (a JSON patch's operations are not objects to check).
+  if (!Array.isArray(body))
+    checkUnknownFields(ctx.types, route.resource, kind, body, query, headers);
   const prev = current(ctx, route);
   const patched = applyPatch(type, prev.obj, body, schema);
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {

@@ -47,6 +47,21 @@ describe('server-side apply: bad input', () => {
     );
   });
 
+  it('an unknown field with fieldValidation=Strict (what kubectl sends): 400, as any write', async () => {
+    const config = { ...configMap('c', { a: '1' }), datum: { b: '2' } };
+    const reply = await apply(server, C, config, 'alice', { fieldValidation: 'Strict' });
+    await refused(
+      reply,
+      400,
+      'BadRequest',
+      expect.stringContaining('strict decoding error: unknown field "datum"') as any,
+    );
+    // the default, Warn, stores it with a warning
+    const warned = await apply(server, C, config, 'alice');
+    expect(warned.status).toBe(201);
+    expect(String(warned.headers.warning)).toMatch(/^299 - "unknown field .*datum/);
+  });
+
   it('an empty body, or another kind than the URL: 400 invalid object type', async () => {
     await refused(
       await apply(server, C, '', 'alice'),

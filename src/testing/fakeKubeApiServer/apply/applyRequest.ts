@@ -1,3 +1,4 @@
+import { checkUnknownFields } from '../openapi/fieldValidation.js';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import { versionOf } from '../../../objects/versionOf.js';
 import { readBody } from '../body.js';
@@ -83,6 +84,7 @@ export async function applyPatchRequest(
   if (config.metadata?.managedFields !== undefined) {
     throw badRequest('metadata.managedFields must be nil');
   }
+  checkUnknownFields(ctx.types, route.resource, store.kind, config, query, headers);
   const live =
     subresource === undefined
       ? store.objects.get(objectKey(route.namespace, route.name))
