@@ -88,3 +88,17 @@ export { controllerReference } from './controller/kit/controllerReference.js';
 export { eventRecorder } from './controller/events/eventRecorder.js';
 export type { EventRecorder, EventRecorderConfig } from './controller/events/eventRecorder.js';
 export type { EventDropReason, EventRecord } from './controller/events/EventRecord.js';
+export { resourceApi } from './client/write/resourceApi.js';
+export type { ResourceApi, ScaleApi, StatusApi } from './client/write/ResourceApiTypes.js';
+export type {
+  ApiListOptions,
+  ApplyOptions,
+  DeleteOptions,
+  PatchOptions,
+  PatchType,
+  RequestOptions,
+  WriteOptions,
+} from './client/write/ResourceApiOptions.js';
+export type { ApplyConfiguration, DeepPartial } from './client/write/ApplyConfiguration.js';
+export { retryOnConflict } from './client/write/retryOnConflict.js';
+export type { ConflictBackoff, RetryOnConflictOptions } from './client/write/retryOnConflict.js';
