@@ -94,11 +94,18 @@ export type {
   ApiListOptions,
   ApplyOptions,
   DeleteOptions,
+  DeletePreconditions,
   PatchOptions,
   PatchType,
   RequestOptions,
   WriteOptions,
 } from './client/write/ResourceApiOptions.js';
-export type { ApplyConfiguration, DeepPartial } from './client/write/ApplyConfiguration.js';
+export type {
+  ApplyConfiguration,
+  ApplyMetadata,
+  DeepPartial,
+  MetadataOf,
+  WithMetadata,
+} from './client/write/ApplyConfiguration.js';
 export { retryOnConflict } from './client/write/retryOnConflict.js';
 export type { ConflictBackoff, RetryOnConflictOptions } from './client/write/retryOnConflict.js';
