@@ -1,28 +1,26 @@
-import { versionOf } from '../objects/versionOf.js';
 import {
   asyncScheduler,
-  Observable,
-  defer,
   EMPTY,
-  filter,
-  map,
+  Observable,
+  Subject,
+  defer,
   merge,
   mergeMap,
   retry,
   timer,
-  type ObservableInput,
-  type SchedulerLike,
 } from 'rxjs';
-import { changedBy } from '../operators/changedBy.js';
-import { createInformers, type Informers } from '../operators/createInformers.js';
+import { createInformers } from '../operators/createInformers.js';
 import type { Store } from '../operators/store/Store.js';
 import { apiVersionOf } from '../objects/resources.js';
 import { defaultKey, namespacedKey } from '../objects/defaultKey.js';
+import { resourceIdentity } from '../objects/resourceIdentity.js';
+import { structuralKey } from '../objects/structuralKey.js';
 import { backoffDelay } from '../operators/resume/backoffDelay.js';
-import type { KubernetesObject, ResourceRef, WatchEvent } from '../types.js';
+import type { KubernetesObject, ResourceRef } from '../types.js';
 import type { ControllerConfig, ControllerSource, ControllerStores } from './ControllerConfig.js';
 import { reconcileQueue } from './reconcileQueue.js';
 import type { ReconcileReport } from './ReconcileReport.js';
+import { watchedStore, type WatchedStoreConfig } from './watchedStore.js';
 
 /** What a MODIFIED primary must change to trigger a run, by default. */
 function defaultTriggerOn(object: KubernetesObject): unknown {
@@ -86,17 +84,29 @@ export function controller<T extends KubernetesObject>(
   const scheduler = queueConfig.scheduler ?? asyncScheduler;
   const random = queueConfig.random ?? Math.random;
   return defer(() => {
+    const informers =
+      shared ??
+      createInformers({
+        scheduler,
+        // 401/403/404 retried for ever: RBAC and CRDs often come after the controller.
+        resilience: { onRefused: 'retry' },
+        onLifecycle: onLifecycle && ((resource, event) => onLifecycle(resource, event)),
+      });
     const sources: ControllerSource<any>[] = [primary, ...owns, ...watches];
-    const informerOf = informersFor(shared, scheduler, onLifecycle);
+    const identities = sources.map((source) => resourceIdentity(source.resource));
+    // The latest synced store of each source, published before any key its event triggers.
     const latest: Array<Store<any, string> | undefined> = sources.map(() => undefined);
     let synced = false;
     const stores: ControllerStores = {
       get: <U>(resource: ResourceRef<U>) => {
-        const index = sources.findIndex((source) => sameResource(source.resource, resource));
+        let index = sources.findIndex((source) => source.resource === resource);
+        if (index < 0) index = identities.indexOf(resourceIdentity(resource));
         return latest[index] as Store<U, string> | undefined;
       },
     };
-    const primaryStore = () => latest[0] as Store<T, string>;
+    const primaryStore = () => latest[0] as Store<T, string> | undefined;
+    // Every primary key once, when the last store syncs.
+    const syncKeys = new Subject<string>();
 
     const forever = <V>(source: Observable<V>) =>
       source.pipe(
@@ -108,64 +118,65 @@ export function controller<T extends KubernetesObject>(
         }),
       );
 
-    // Every store, kept as its latest snapshot; when all are synced, every primary key once.
-    const storeKeys = merge(
-      ...sources.map((source, index) =>
-        forever(
-          informerOf(source).store(cluster, source.resource, source.options ?? {}, {
-            indexes: source.indexes,
-          }),
-        ).pipe(
-          mergeMap((store) => {
-            latest[index] = store as Store<any, string>;
-            if (synced || !latest.every((s) => s?.synced)) return EMPTY;
-            synced = true;
-            onSynced?.();
-            return keysOf(primaryStore());
-          }),
-        ),
-      ),
-    );
-    const events = (source: ControllerSource<any>) =>
-      forever(informerOf(source).events(cluster, source.resource, source.options ?? {})).pipe(
-        filter(
-          (event): event is Extract<WatchEvent<any>, { object: unknown }> =>
-            event.type !== 'BOOKMARK' && event.type !== 'ERROR',
-        ),
+    const watched = <U extends KubernetesObject>(
+      index: number,
+      keysOfObject: (object: U) => readonly string[],
+      keysOfEvent: WatchedStoreConfig<U>['keysOf'] = (event) => keysOfObject(event.object),
+    ) => {
+      const source = sources[index] as ControllerSource<U>;
+      return forever(
+        watchedStore<U>(informers.events(cluster, source.resource, source.options ?? {}), {
+          indexes: source.indexes,
+          publish: (store) => {
+            latest[index] = store;
+            if (synced) return true;
+            if (latest.every((s) => s !== undefined)) {
+              synced = true;
+              onSynced?.();
+              for (const key of keysOf(primaryStore()!)) syncKeys.next(key);
+            }
+            return false;
+          },
+          keysOf: keysOfEvent,
+          keysOfObject,
+        }),
       );
-    const primaryKeys = events(primary).pipe(
-      changedBy(triggerOn as (object: unknown) => unknown),
-      map((event) => defaultKey(event.object)),
-    );
+    };
+
     const primaryApiVersion = apiVersionOf(primary.resource);
-    const ownedKeys = owns.map((source) =>
-      events(source).pipe(
-        mergeMap((event) => ownerKeys(event.object, primaryApiVersion, primaryStore())),
-      ),
+    const primaryKeys = watched<T>(
+      0,
+      (object) => [defaultKey(object)],
+      // A MODIFIED primary triggers only when what `triggerOn` selects changed since the object
+      // the store held: status churn does not run it again.
+      (event, before) => {
+        const key = defaultKey(event.object);
+        if (event.type !== 'MODIFIED') return [key];
+        const previous = before.get(key);
+        if (previous === undefined) return [key];
+        const changed =
+          structuralKey(triggerOn(previous)) !== structuralKey(triggerOn(event.object));
+        return changed ? [key] : [];
+      },
     );
-    const watchedKeys = watches.map((source) =>
-      events(source).pipe(
-        mergeMap((event) => source.map(event.object, stores) as ObservableInput<string>),
-      ),
+    const ownedKeys = owns.map((_, i) =>
+      watched(1 + i, (object) => ownerKeys(object, primaryApiVersion, primaryStore())),
+    );
+    const watchedKeys = watches.map((source, i) =>
+      watched(1 + owns.length + i, (object) => source.map(object, stores)),
     );
     const resync =
       resyncMs !== undefined && resyncMs > 0
-        ? timer(resyncMs, resyncMs, scheduler).pipe(mergeMap(() => keysOf(primaryStore())))
+        ? timer(resyncMs, resyncMs, scheduler).pipe(
+            mergeMap(() => (synced ? keysOf(primaryStore()!) : [])),
+          )
         : EMPTY;
-    // Nothing runs before every store is synced (the sync then triggers every primary key).
-    // Events reach the stores and these triggers in no set order: a microtask later, the store a
-    // run reads holds the change that triggered it, and a key triggered by several events of one
-    // chunk (MODIFIED then DELETED) is triggered once, not once more after the run they started.
-    const triggers = merge(primaryKeys, ...ownedKeys, ...watchedKeys, resync).pipe(
-      filter(() => synced),
-      coalesceInMicrotask,
-    );
 
-    return merge(storeKeys, triggers).pipe(
+    return merge(syncKeys, primaryKeys, ...ownedKeys, ...watchedKeys, resync).pipe(
       reconcileQueue(
         // `signal` is forwarded, not read: a run makes its AbortController only when asked.
         (key, run) =>
-          reconcile(primaryStore().get(key), {
+          reconcile(primaryStore()!.get(key), {
             key,
             get signal() {
               return run.signal;
@@ -177,77 +188,6 @@ export function controller<T extends KubernetesObject>(
       ),
     );
   });
-}
-
-/** The keys that arrived since the last microtask, each once, a microtask later. */
-function coalesceInMicrotask(keys: Observable<string>): Observable<string> {
-  return new Observable<string>((subscriber) => {
-    let pending = new Set<string>();
-    let closed = false;
-    const flush = () => {
-      const batch = pending;
-      pending = new Set();
-      for (const key of batch) if (!closed) subscriber.next(key);
-    };
-    const subscription = keys.subscribe({
-      next: (key) => {
-        if (pending.size === 0) queueMicrotask(flush);
-        pending.add(key);
-      },
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => queueMicrotask(() => (flush(), subscriber.complete())),
-    });
-    return () => {
-      closed = true;
-      subscription.unsubscribe();
-    };
-  });
-}
-
-/** The informers a source is watched through: the given ones, or its own per request. */
-function informersFor(
-  shared: Informers | undefined,
-  scheduler: SchedulerLike,
-  onLifecycle: ControllerConfig['onLifecycle'],
-): (source: ControllerSource<any>) => Informers {
-  if (shared) return () => shared;
-  const own = new Map<string, Informers>();
-  return (source) => {
-    const { group, plural } = source.resource;
-    const { namespace, labelSelector, fieldSelector } = source.options ?? {};
-    const identity = JSON.stringify([
-      group,
-      versionOf(source.resource),
-      plural,
-      source.resource.shape,
-      namespace,
-      labelSelector,
-      fieldSelector,
-    ]);
-    let informers = own.get(identity);
-    if (!informers) {
-      informers = createInformers({
-        scheduler,
-        resilience: {
-          // 401/403/404 retried for ever: RBAC and CRDs often come after the controller.
-          onRefused: 'retry',
-          onLifecycle: onLifecycle && ((event) => onLifecycle(source.resource, event)),
-        },
-      });
-      own.set(identity, informers);
-    }
-    return informers;
-  };
-}
-
-function sameResource(a: ResourceRef<unknown>, b: ResourceRef<unknown>): boolean {
-  return (
-    a === b ||
-    (a.group === b.group &&
-      versionOf(a) === versionOf(b) &&
-      a.plural === b.plural &&
-      (a.shape ?? 'object') === (b.shape ?? 'object'))
-  );
 }
 
 function keysOf(store: Store<KubernetesObject, string>): string[] {
