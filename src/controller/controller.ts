@@ -1,14 +1,5 @@
-import {
-  asyncScheduler,
-  EMPTY,
-  Observable,
-  Subject,
-  defer,
-  merge,
-  mergeMap,
-  retry,
-  timer,
-} from 'rxjs';
+import type { Observable } from 'rxjs';
+import { asyncScheduler, EMPTY, Subject, defer, merge, mergeMap, retry, timer } from 'rxjs';
 import { createInformers } from '../operators/createInformers.js';
 import type { Store } from '../operators/store/Store.js';
 import { apiVersionOf } from '../objects/resources.js';
