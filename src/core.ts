@@ -20,8 +20,16 @@ export type {
   WatchObjectEvent,
   WatchOptions,
 } from './types.js';
-export { WatchError, errorTypeForStatus } from './WatchError.js';
-export type { WatchErrorInit, WatchErrorType } from './WatchError.js';
+export {
+  WatchError,
+  errorTypeForStatus,
+  isAlreadyExists,
+  isConflict,
+  isGone,
+  isInvalid,
+  isNotFound,
+} from './WatchError.js';
+export type { FieldConflict, WatchErrorInit, WatchErrorType } from './WatchError.js';
 export { createWatchSource, sourceInit } from './sources/WatchSource.js';
 export type { WatchSource, WatchSourceInit } from './sources/WatchSource.js';
 export { watchResource } from './watch.js';
