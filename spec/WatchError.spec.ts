@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { WatchError } from '../src/WatchError.js';
+import {
+  WatchError,
+  errorTypeForStatus,
+  isAlreadyExists,
+  isConflict,
+  isGone,
+  isInvalid,
+  isNotFound,
+} from '../src/WatchError.js';
 import { rememberCredentials } from '../src/client/credentials.js';
 
 // The named constructors are the one place a WatchError is built in src/ (besides the test kit's
@@ -96,5 +104,98 @@ describe('WatchError named constructors', () => {
       429,
       7,
     ]);
+  });
+});
+
+// A server-side apply conflict exactly as kube-apiserver answers it (recorded).
+const APPLY_CONFLICT = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message:
+    'Apply failed with 2 conflicts: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas\nconflict with "hpa \\"x\\"" using apps/v1: .spec.template.spec.containers[name="main"].image',
+  reason: 'Conflict',
+  details: {
+    causes: [
+      {
+        type: 'FieldManagerConflict',
+        message: 'conflict with "kubectl-client-side-apply" using apps/v1',
+        field: '.spec.replicas',
+      },
+      { type: 'FieldValueInvalid', message: 'not a conflict', field: '.spec' },
+      {
+        type: 'FieldManagerConflict',
+        message: 'conflict with "hpa \\"x\\"\u001b[2K" using apps/v1',
+        field: '.spec.template.spec.containers[name="main"].image',
+      },
+    ],
+  },
+  code: 409,
+};
+
+describe('WatchError: writes (409, 422) and the predicates', () => {
+  const path = '/apis/apps/v1/namespaces/shop/deployments/web';
+
+  it('maps 409 to CONFLICT and 422 to INVALID; other 4xx stay UNKNOWN_ERROR', () => {
+    expect([409, 422, 418, 405].map(errorTypeForStatus)).toEqual([
+      'CONFLICT',
+      'INVALID',
+      'UNKNOWN_ERROR',
+      'UNKNOWN_ERROR',
+    ]);
+  });
+
+  it('a server-side apply conflict carries one entry per FieldManagerConflict cause, sanitised', () => {
+    const error = WatchError.fromStatus(APPLY_CONFLICT, path);
+    expect([error.errorType, error.statusCode, error.reason]).toEqual([
+      'CONFLICT',
+      409,
+      'Conflict',
+    ]);
+    expect(error.conflicts).toEqual([
+      {
+        manager: 'kubectl-client-side-apply',
+        field: '.spec.replicas',
+        message: 'conflict with "kubectl-client-side-apply" using apps/v1',
+      },
+      {
+        manager: 'hpa "x"\\u001b[2K',
+        field: '.spec.template.spec.containers[name="main"].image',
+        message: 'conflict with "hpa \\"x\\"\\u001b[2K" using apps/v1',
+      },
+    ]);
+    expect(isConflict(error)).toBe(true);
+    // A stale resourceVersion is a conflict without causes; so is a 409 with no reason.
+    const stale = WatchError.fromStatus({ code: 409, reason: 'Conflict', message: 'stale' }, path);
+    expect(stale.conflicts).toBeUndefined();
+    expect(isConflict(stale)).toBe(true);
+    expect(isConflict(WatchError.fromStatus(undefined, path, { fallbackCode: 409 }))).toBe(true);
+    // Causes of another code are not conflicts.
+    const other = WatchError.fromStatus({ ...APPLY_CONFLICT, code: 422, reason: 'Invalid' }, path);
+    expect(other.conflicts).toBeUndefined();
+  });
+
+  it('the predicates read reason first, then the code, as client-go does', () => {
+    const status = (code: number, reason?: string) =>
+      WatchError.fromStatus({ code, reason, message: 'x' }, path);
+    const exists = status(409, 'AlreadyExists');
+    expect([isConflict(exists), isAlreadyExists(exists)]).toEqual([false, true]);
+    expect(isAlreadyExists(status(409, 'Conflict'))).toBe(false);
+    expect(isConflict(status(409, 'SomethingNew'))).toBe(true);
+    expect([isNotFound(status(404, 'NotFound')), isNotFound(status(404))]).toEqual([true, true]);
+    expect(isNotFound(status(404, 'Gone'))).toBe(false);
+    expect([isInvalid(status(422, 'Invalid')), isInvalid(status(422))]).toEqual([true, true]);
+    expect(isInvalid(status(400, 'BadRequest'))).toBe(false);
+    expect([
+      isGone(status(410, 'Expired')),
+      isGone(status(410, 'Gone')),
+      isGone(status(410)),
+    ]).toEqual([true, true, true]);
+    for (const predicate of [isConflict, isAlreadyExists, isNotFound, isInvalid, isGone]) {
+      expect(predicate(new Error('409 Conflict'))).toBe(false);
+      expect(predicate(undefined)).toBe(false);
+      expect(predicate(status(500, 'InternalError'))).toBe(false);
+    }
   });
 });

@@ -99,7 +99,9 @@ describe('watchResource against FakeKubeApiServer', () => {
     [429, 'TOO_MANY_REQUESTS'],
     [410, 'GONE'],
     [400, 'BAD_REQUEST'],
-    [409, 'UNKNOWN_ERROR'],
+    [409, 'CONFLICT'],
+    [422, 'INVALID'],
+    [418, 'UNKNOWN_ERROR'],
   ])(
     'maps HTTP %i to one %s ERROR with the Status reason and Retry-After',
     async (status, errorType) => {

@@ -8,6 +8,8 @@ export type WatchErrorType =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'GONE'
+  | 'CONFLICT'
+  | 'INVALID'
   | 'TOO_MANY_REQUESTS'
   | 'SYSTEM_ERROR'
   | 'PARSE_ERROR'
@@ -27,8 +29,26 @@ export interface WatchErrorInit {
   retryAfterSeconds?: number;
   /** See {@link WatchError.status}. */
   status?: object;
+  /** See {@link WatchError.conflicts}. */
+  conflicts?: FieldConflict[];
   /** The underlying error (becomes the Error's `cause`). */
   cause?: unknown;
+}
+
+/**
+ * One field a server-side apply could not take over: another field manager owns it with a
+ * different value (a `FieldManagerConflict` cause of the 409 Status).
+ *
+ * @example
+ * const c: FieldConflict = { manager: 'kubectl-client-side-apply', field: '.spec.replicas', message: 'conflict with ...' };
+ */
+export interface FieldConflict {
+  /** The field manager that owns the field, e.g. `'kubectl-client-side-apply'`. */
+  manager: string;
+  /** The field's path as the server names it, e.g. `'.spec.replicas'`. */
+  field: string;
+  /** The cause's message, sanitised. */
+  message: string;
 }
 
 /**
@@ -57,6 +77,11 @@ export class WatchError extends Error {
   readonly retryAfterSeconds?: number;
   /** The Kubernetes Status object, when the server sent one. */
   readonly status?: object;
+  /**
+   * A server-side apply conflict (409): one entry per field another manager owns, from the
+   * Status's `details.causes` of type `FieldManagerConflict`.
+   */
+  readonly conflicts?: FieldConflict[];
 
   /**
    * A network or stream failure (SYSTEM_ERROR, status 0): a request that could not be made, an
@@ -208,6 +233,7 @@ export class WatchError extends Error {
         ? s.message
         : (fallbackMessage ?? reason ?? `status ${code}`);
     const retryAfterSeconds = retryAfter(s.details?.retryAfterSeconds, retryAfterHeader);
+    const conflicts = code === 409 ? fieldConflicts(s.details?.causes) : undefined;
     return new WatchError(
       serverTextForMessage(`${code}${reason ? ` ${reason}` : ''}: ${detail} (${resourcePath})`),
       {
@@ -217,6 +243,7 @@ export class WatchError extends Error {
         ...(reason !== undefined && { reason: serverTextForMessage(reason) }),
         ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
         ...(isStatus(status) && { status: redactDeep(status) }),
+        ...(conflicts !== undefined && { conflicts }),
       },
     );
   }
@@ -229,13 +256,15 @@ export class WatchError extends Error {
     if (init.reason !== undefined) this.reason = init.reason;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
     if (init.status !== undefined) this.status = init.status;
+    if (init.conflicts !== undefined) this.conflicts = init.conflicts;
   }
 }
 
 /**
  * Maps an HTTP or Status code to a {@link WatchErrorType}: 400 BAD_REQUEST, 401 UNAUTHORIZED_ERROR,
- * 403 FORBIDDEN, 404 NOT_FOUND, 410 GONE, 429 TOO_MANY_REQUESTS, 5xx and 0 (network) SYSTEM_ERROR,
- * anything else UNKNOWN_ERROR.
+ * 403 FORBIDDEN, 404 NOT_FOUND, 409 CONFLICT (the reason tells `Conflict` from `AlreadyExists`),
+ * 410 GONE, 422 INVALID, 429 TOO_MANY_REQUESTS, 5xx and 0 (network) SYSTEM_ERROR, anything else
+ * UNKNOWN_ERROR.
  *
  * @example
  * errorTypeForStatus(410); // 'GONE'
@@ -250,8 +279,12 @@ export function errorTypeForStatus(statusCode: number): WatchErrorType {
       return 'FORBIDDEN';
     case 404:
       return 'NOT_FOUND';
+    case 409:
+      return 'CONFLICT';
     case 410:
       return 'GONE';
+    case 422:
+      return 'INVALID';
     case 429:
       return 'TOO_MANY_REQUESTS';
     default:
@@ -267,7 +300,37 @@ interface KubeStatus {
   code?: number;
   reason?: string;
   message?: string;
-  details?: { retryAfterSeconds?: number };
+  details?: { retryAfterSeconds?: number; causes?: unknown };
+}
+
+/** `conflict with "kubectl-client-side-apply" using apps/v1`: the manager kube-apiserver names. */
+const CONFLICT_MANAGER = /^conflict with "((?:[^"\\]|\\.)*)"/;
+
+/**
+ * The `FieldManagerConflict` causes of a 409 Status as {@link FieldConflict}s (server text
+ * sanitised), or undefined when it has none.
+ */
+function fieldConflicts(causes: unknown): FieldConflict[] | undefined {
+  if (!Array.isArray(causes)) return undefined;
+  const conflicts: FieldConflict[] = [];
+  for (const cause of causes) {
+    if (!isStatus(cause)) continue;
+    const { type, message, field } = cause as {
+      type?: unknown;
+      message?: unknown;
+      field?: unknown;
+    };
+    if (type !== 'FieldManagerConflict') continue;
+    const text = typeof message === 'string' ? message : '';
+    // Go's %q quoting: `\"` stands for a quote inside the name.
+    const manager = (CONFLICT_MANAGER.exec(text)?.[1] ?? '').replace(/\\(.)/g, '$1');
+    conflicts.push({
+      manager: serverTextForMessage(manager),
+      field: serverTextForMessage(typeof field === 'string' ? field : ''),
+      message: serverTextForMessage(text),
+    });
+  }
+  return conflicts.length > 0 ? conflicts : undefined;
 }
 
 function isStatus(value: unknown): value is KubeStatus {
@@ -286,4 +349,97 @@ function retryAfter(fromStatus: unknown, header: string | null | undefined): num
   }
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** The Status reasons kube-apiserver sends (metav1.StatusReason*): a code alone decides otherwise. */
+const KNOWN_REASONS = new Set([
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'AlreadyExists',
+  'Conflict',
+  'Gone',
+  'Invalid',
+  'ServerTimeout',
+  'StoreReadError',
+  'Timeout',
+  'TooManyRequests',
+  'BadRequest',
+  'MethodNotAllowed',
+  'NotAcceptable',
+  'RequestEntityTooLarge',
+  'UnsupportedMediaType',
+  'InternalError',
+  'Expired',
+  'ServiceUnavailable',
+]);
+
+/** client-go's test: the reason, else the code when the reason is none it knows. */
+function hasReason(error: unknown, reason: string, code: number): error is WatchError {
+  if (!(error instanceof WatchError)) return false;
+  if (error.reason === reason) return true;
+  return (
+    error.statusCode === code && (error.reason === undefined || !KNOWN_REASONS.has(error.reason))
+  );
+}
+
+/**
+ * Whether a write failed on a stale resourceVersion or a server-side apply conflict (409 with
+ * reason `Conflict`, or a 409 without a reason kube-apiserver knows), as client-go's
+ * `apierrors.IsConflict`: read again and retry (see `retryOnConflict`). `AlreadyExists` is
+ * also a 409 but not a conflict.
+ *
+ * @example
+ * try { await api.replace(deployment); } catch (e) { if (isConflict(e)) console.log('stale, read again'); }
+ */
+export function isConflict(error: unknown): error is WatchError {
+  return hasReason(error, 'Conflict', 409);
+}
+
+/**
+ * Whether a create failed because the object exists (409 with reason `AlreadyExists`), as
+ * client-go's `apierrors.IsAlreadyExists`.
+ *
+ * @example
+ * await api.create(configMap).catch((e) => { if (!isAlreadyExists(e)) throw e; });
+ */
+export function isAlreadyExists(error: unknown): error is WatchError {
+  return error instanceof WatchError && error.reason === 'AlreadyExists';
+}
+
+/**
+ * Whether the object (or the resource) does not exist (reason `NotFound`, or a 404 without a
+ * known reason), as client-go's `apierrors.IsNotFound`.
+ *
+ * @example
+ * await api.delete('web', { namespace: 'shop' }).catch((e) => { if (!isNotFound(e)) throw e; });
+ */
+export function isNotFound(error: unknown): error is WatchError {
+  return hasReason(error, 'NotFound', 404);
+}
+
+/**
+ * Whether the server refused the object as invalid (reason `Invalid`, or a 422 without a known
+ * reason; the Status causes name the fields), as client-go's `apierrors.IsInvalid`.
+ *
+ * @example
+ * await api.create(pod).catch((e) => { if (isInvalid(e)) console.error(e.status); });
+ */
+export function isInvalid(error: unknown): error is WatchError {
+  return hasReason(error, 'Invalid', 422);
+}
+
+/**
+ * Whether the resourceVersion asked for is gone (410: reason `Gone`, or `Expired` for a watch or
+ * list from a version older than the server keeps): both mean list again. client-go splits them
+ * (`IsGone`, `IsResourceExpired`); a caller of kube-rx does the same thing for both.
+ *
+ * @example
+ * fromList(kc, pods, { resourceVersion: rv, resourceVersionMatch: 'Exact' }).subscribe({ error: (e) => isGone(e) && relist() });
+ */
+export function isGone(error: unknown): error is WatchError {
+  return (
+    error instanceof WatchError &&
+    (error.errorType === 'GONE' || error.reason === 'Gone' || error.reason === 'Expired')
+  );
 }

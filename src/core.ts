@@ -20,8 +20,16 @@ export type {
   WatchObjectEvent,
   WatchOptions,
 } from './types.js';
-export { WatchError, errorTypeForStatus } from './WatchError.js';
-export type { WatchErrorInit, WatchErrorType } from './WatchError.js';
+export {
+  WatchError,
+  errorTypeForStatus,
+  isAlreadyExists,
+  isConflict,
+  isGone,
+  isInvalid,
+  isNotFound,
+} from './WatchError.js';
+export type { FieldConflict, WatchErrorInit, WatchErrorType } from './WatchError.js';
 export { createWatchSource, sourceInit } from './sources/WatchSource.js';
 export type { WatchSource, WatchSourceInit } from './sources/WatchSource.js';
 export { watchResource } from './watch.js';
@@ -68,3 +76,17 @@ export type {
 export { leaderElection } from './controller/leaderElection.js';
 export type { LeaderElectionConfig } from './controller/LeaderElectionConfig.js';
 export { whileLeader } from './controller/whileLeader.js';
+export { resourceApi } from './client/write/resourceApi.js';
+export type { ResourceApi, ScaleApi, StatusApi } from './client/write/ResourceApiTypes.js';
+export type {
+  ApiListOptions,
+  ApplyOptions,
+  DeleteOptions,
+  PatchOptions,
+  PatchType,
+  RequestOptions,
+  WriteOptions,
+} from './client/write/ResourceApiOptions.js';
+export type { ApplyConfiguration, DeepPartial } from './client/write/ApplyConfiguration.js';
+export { retryOnConflict } from './client/write/retryOnConflict.js';
+export type { ConflictBackoff, RetryOnConflictOptions } from './client/write/retryOnConflict.js';

@@ -10,6 +10,7 @@ describe('classifyFailure', () => {
     [403, 'refused'],
     [404, 'refused'],
     [405, 'refused'],
+    [409, 'refused'],
     [422, 'refused'],
     [408, 'transient'],
     [429, 'transient'],

@@ -4,8 +4,8 @@ import type { WatchError } from '../../WatchError.js';
  * What a failure means for a resumed watch:
  * - `expired`: the cursor is too old (410); only a relist recovers.
  * - `unauthorized`: 401; the source resolves credentials per request, so one retry may succeed.
- * - `refused`: the request itself is wrong for this server (400, 403, 404, other 4xx such as
- *   422 Invalid), or it was redirected (never followed); repeating it cannot help.
+ * - `refused`: the request itself is wrong for this server (400, 403, 404, 409, 422 Invalid,
+ *   other 4xx), or it was redirected (never followed); repeating it cannot help.
  * - `transient`: network, 5xx, 429, idle, unreadable stream, anything without a 4xx code.
  */
 export type FailureKind = 'expired' | 'unauthorized' | 'refused' | 'transient';
@@ -19,6 +19,8 @@ export function classifyFailure(error: WatchError): FailureKind {
     case 'BAD_REQUEST':
     case 'FORBIDDEN':
     case 'NOT_FOUND':
+    case 'CONFLICT':
+    case 'INVALID':
       return 'refused';
     case 'UNKNOWN_ERROR':
       // 408 Request Timeout is the one 4xx that says "try again".
