@@ -1,5 +1,15 @@
 import type { Observable } from 'rxjs';
-import { asyncScheduler, EMPTY, Subject, defer, merge, mergeMap, retry, timer } from 'rxjs';
+import {
+  asyncScheduler,
+  EMPTY,
+  Subject,
+  defer,
+  finalize,
+  merge,
+  mergeMap,
+  retry,
+  timer,
+} from 'rxjs';
 import { createInformers } from '../operators/createInformers.js';
 import type { Store } from '../operators/store/Store.js';
 import { apiVersionOf } from '../objects/resources.js';
@@ -9,7 +19,9 @@ import { structuralKey } from '../objects/structuralKey.js';
 import { backoffDelay } from '../operators/resume/backoffDelay.js';
 import type { KubernetesObject, ResourceRef } from '../types.js';
 import type { ControllerConfig, ControllerSource, ControllerStores } from './ControllerConfig.js';
-import { reconcileQueue } from './reconcileQueue.js';
+import { gatedReconcileQueue } from './reconcileQueue.js';
+import { Expectations } from './expectations/Expectations.js';
+import { writesOf } from './expectations/writesOf.js';
 import type { ReconcileReport } from './ReconcileReport.js';
 import { watchedStore, type WatchedStoreConfig } from './watchedStore.js';
 
@@ -70,6 +82,7 @@ export function controller<T extends KubernetesObject>(
     triggerOn = defaultTriggerOn as (object: T) => unknown,
     onLifecycle,
     onSynced,
+    expectationTimeoutMs = 30_000,
     ...queueConfig
   } = config;
   const scheduler = queueConfig.scheduler ?? asyncScheduler;
@@ -96,6 +109,10 @@ export function controller<T extends KubernetesObject>(
       },
     };
     const primaryStore = () => latest[0] as Store<T, string> | undefined;
+    const expectations = new Expectations(expectationTimeoutMs, scheduler, (index, objectKey) =>
+      latest[index]?.get(objectKey),
+    );
+    const api = writesOf(cluster, sources, expectations);
     // Every primary key once, when the last store syncs.
     const syncKeys = new Subject<string>();
 
@@ -127,6 +144,12 @@ export function controller<T extends KubernetesObject>(
               for (const key of keysOf(primaryStore()!)) syncKeys.next(key);
             }
             return false;
+          },
+          observe: (event) => {
+            if (expectations.waiting) {
+              const { object } = event;
+              expectations.observe(index, defaultKey(object), object, event.type === 'DELETED');
+            }
           },
           keysOf: keysOfEvent,
           keysOfObject,
@@ -164,7 +187,7 @@ export function controller<T extends KubernetesObject>(
         : EMPTY;
 
     return merge(syncKeys, primaryKeys, ...ownedKeys, ...watchedKeys, resync).pipe(
-      reconcileQueue(
+      gatedReconcileQueue(
         // `signal` is forwarded, not read: a run makes its AbortController only when asked.
         (key, run) =>
           reconcile(primaryStore()!.get(key), {
@@ -174,9 +197,12 @@ export function controller<T extends KubernetesObject>(
             },
             attempt: run.attempt,
             stores,
+            api: (resource) => api(key, resource),
           }),
         queueConfig,
+        expectations,
       ),
+      finalize(() => expectations.close()),
     );
   });
 }

@@ -27,6 +27,11 @@ export interface WatchedStoreConfig<T> {
    * keys now (false until every store of the controller is synced).
    */
   publish(store: Store<T, string>, replaced: Store<T, string> | undefined): boolean;
+  /**
+   * Told of each event once its store is published, before its keys are handed on (what
+   * read-your-own-writes looks at). Not told during a rebuild.
+   */
+  observe?: ((event: ObjectEvent<T>) => void) | undefined;
   /** The keys an event triggers, given the store as it was before the event. */
   keysOf(event: ObjectEvent<T>, before: Store<T, string>): readonly string[];
   /** The keys an object triggers when a rebuilt store replaces the one a failure ended. */
@@ -62,7 +67,7 @@ export function watchedStore<T extends KubernetesObject>(
   events: Observable<WatchEvent<T>>,
   config: WatchedStoreConfig<T>,
 ): Observable<string> {
-  const { publish, keysOf, keysOfObject } = config;
+  const { publish, observe, keysOf, keysOfObject } = config;
   const empty = StoreSnapshot.empty<T>(StoreIndexes.of(config.indexes) as StoreIndexes<T>);
   let published: StoreSnapshot<T> | undefined;
   return new Observable<string>((subscriber) => {
@@ -86,7 +91,9 @@ export function watchedStore<T extends KubernetesObject>(
           if (triggering && replacing) emit(rebuiltKeys(replacing, store, keysOfObject));
           return;
         }
-        if (triggering && event.type !== 'BOOKMARK') emit(keysOf(event, before));
+        if (event.type === 'BOOKMARK') return;
+        observe?.(event);
+        if (triggering) emit(keysOf(event, before));
       },
       error: (error: unknown) => subscriber.error(error),
       complete: () => subscriber.complete(),
