@@ -19,6 +19,12 @@ import { CONFIG_HASH_ANNOTATION } from './reconcileDeployment.js';
 // kubectl starts a process and reads discovery for each command: seconds on a busy machine.
 jest.setTimeout(90_000);
 
+// TODO(ssa): the reloader writes with server-side apply (main's default); FakeKubeApiServer
+// answers 415 to apply until its server-side apply lands (branch ssa). Then drop this (and the
+// `write` option of main if nothing else uses it) and check that managedFields names the
+// reloader's field manager.
+const WRITE = 'merge-patch' as const;
+
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const leases = resource<{ spec?: { holderIdentity?: string } }>('coordination.k8s.io/v1', 'leases');
 
@@ -107,6 +113,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
       signal: stop.signal,
       log: (line) => void lines.push(line),
       health: { port: 0 },
+      write: WRITE,
     });
     return reloader;
   };
@@ -222,6 +229,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
           HEALTH_HOST: '127.0.0.1',
           HEALTH_PORT: '0',
           POD_NAME: 'config-reloader-0',
+          DEPLOYMENT_WRITE: WRITE,
         },
       },
     );
@@ -290,6 +298,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
       signal: stop.signal,
       log: (line) => void lines.push(line),
       health: { port: 0 },
+      write: WRITE,
       leaderElection: lease('one'),
     });
     await until(adopted, () => `the leader to adopt: ${lines.join(' | ')}`, 30_000);
@@ -298,6 +307,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
       signal: second.signal,
       log: (line) => void standbyLines.push(line),
       health: { port: 0 },
+      write: WRITE,
       leaderElection: lease('two'),
     });
     try {

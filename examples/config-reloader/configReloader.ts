@@ -41,7 +41,7 @@ export interface ConfigReloaderConfig extends Omit<
   'cluster' | 'for' | 'owns' | 'watches' | 'reconcile'
 > {
   cluster: Cluster;
-  /** Sends a merge patch to a Deployment (main.ts: client-node's `KubernetesObjectApi`). */
+  /** Writes the reloader's fields of a Deployment (main.ts: server-side apply through `resourceApi`). */
   patch: (namespace: string, name: string, patch: DeploymentPatch) => Promise<unknown>;
   /** Only this namespace (a Role is enough then); default: every namespace. */
   namespace?: string;

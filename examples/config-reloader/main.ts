@@ -22,11 +22,18 @@
  * SIGTERM and SIGINT stop it gracefully: no new run starts, runs in flight finish, the Lease is
  * released, then it exits. RBAC: rbac.yaml beside this file (one namespace, no Secrets).
  *
+ * Every read and write goes through kube-rx: the watches, the Lease, and the Deployment writes,
+ * which are server-side apply (`resourceApi(kc, deployments).apply`) with the field manager
+ * `kube-rx-config-reloader`, so `kubectl get deploy -o yaml --show-managed-fields` shows which
+ * fields are the reloader's and a conflict with another manager is reported, not overwritten.
+ * `@kubernetes/client-node` is only the KubeConfig loader. DEPLOYMENT_WRITE=merge-patch sends
+ * the same fields as a merge patch, for a server without server-side apply.
+ *
  * In your project, import from 'kube-rx' instead of '../../src/index.js'.
  */
 import { hostname } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { KubeConfig, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 import {
   BehaviorSubject,
   filter,
@@ -40,14 +47,21 @@ import {
 } from 'rxjs';
 import type { RequestListener } from 'node:http';
 import { Registry } from 'prom-client';
-import { leaderElection, whileLeader, type ReconcileReport } from '../../src/index.js';
+import {
+  deployments,
+  leaderElection,
+  resourceApi,
+  whileLeader,
+  type Cluster,
+  type ReconcileReport,
+} from '../../src/index.js';
 import { controllerMetrics } from '../../src/metrics.js';
 import { aborted } from '../resilient-watch.js';
 import { configReloader } from './configReloader.js';
 import { startProbeServer } from './probes.js';
 import type { DeploymentPatch } from './reconcileDeployment.js';
 
-/** The field manager of every patch: `kubectl get deploy -o yaml --show-managed-fields` names it. */
+/** The field manager of every write: `kubectl get deploy -o yaml --show-managed-fields` names it. */
 export const FIELD_MANAGER = 'kube-rx-config-reloader';
 
 /** Options of {@link main}. */
@@ -75,6 +89,11 @@ export interface ConfigReloaderOptions {
    */
   metrics?: Registry;
   /**
+   * How Deployments are written: server-side apply (the default), or a merge patch of the same
+   * fields for a server without server-side apply.
+   */
+  write?: DeploymentWrite;
+  /**
    * Acts only while holding this Lease (`leaderElection`'s namespace, name and identity, and
    * its durations); default: always acts.
    */
@@ -92,23 +111,24 @@ export interface RunningReloader {
   done: Promise<number>;
 }
 
-/** A merge patch through client-node's KubernetesObjectApi. */
-export function clientNodePatch(kc: KubeConfig) {
-  const api = KubernetesObjectApi.makeApiClient(kc);
+/** How {@link deploymentWriter} sends the reloader's fields of a Deployment. */
+export type DeploymentWrite = 'apply' | 'merge-patch';
+
+/**
+ * Writes the reloader's fields of a Deployment through kube-rx: server-side apply with its own
+ * field manager (apiVersion and kind come from the `deployments` ref), or a merge patch of the
+ * same body. Either rejects with a WatchError (a stale resourceVersion: CONFLICT, and the run is
+ * retried on the newer state).
+ */
+export function deploymentWriter(cluster: Cluster, write: DeploymentWrite = 'apply') {
+  const api = resourceApi(cluster, deployments);
   return (namespace: string, name: string, body: DeploymentPatch) =>
-    api.patch(
-      {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        ...body,
-        metadata: { ...body.metadata, namespace, name },
-      },
-      undefined,
-      undefined,
-      FIELD_MANAGER,
-      undefined,
-      PatchStrategy.MergePatch,
-    );
+    write === 'apply'
+      ? api.apply(
+          { ...body, metadata: { ...body.metadata, namespace, name } },
+          { fieldManager: FIELD_MANAGER },
+        )
+      : api.patch(name, body, { namespace, type: 'merge', fieldManager: FIELD_MANAGER });
 }
 
 /** `rolled shop/web`, `error shop/web (attempt 2): ...`: one line per run that did something. */
@@ -173,7 +193,7 @@ export async function main(
     cluster: kc,
     namespace,
     secrets,
-    patch: clientNodePatch(kc),
+    patch: deploymentWriter(kc, options.write),
     // Graceful: on abort no new run starts and the runs in flight finish, then it completes.
     stop: aborted(signal),
     onSynced: () => {
@@ -214,6 +234,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const reloader = await main(kc, {
     namespace,
     secrets: env.SECRETS === '1',
+    write: env.DEPLOYMENT_WRITE === 'merge-patch' ? 'merge-patch' : 'apply',
     signal: stop.signal,
     metrics: new Registry(),
     health: { host: env.HEALTH_HOST ?? '0.0.0.0', port: Number(env.HEALTH_PORT ?? 8081) },

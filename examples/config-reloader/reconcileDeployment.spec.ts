@@ -144,6 +144,25 @@ describe('reconcileDeployment', () => {
     ]);
   });
 
+  it('adopting keeps a hash already on the pod template: an apply that left it out would remove it and roll', async () => {
+    const { calls, patch } = recordingPatch();
+    const configMaps = await storeOf(configMap('app-config', { level: 'info' }));
+    const secrets = await storeOf(secret('db', { pw: 'czNjcjN0' }));
+    const lostRecord = mountsConfig();
+    lostRecord.spec!.template.metadata = { annotations: { [CONFIG_HASH_ANNOTATION]: 'earlier' } };
+
+    await expect(reconcileDeployment(lostRecord, { configMaps, secrets, patch })).resolves.toBe(
+      'adopted',
+    );
+    const hash = configHash(lostRecord, configMaps, secrets)!;
+    expect(calls.map((c) => c.patch)).toEqual([
+      {
+        metadata: { resourceVersion: '40', annotations: { [CONFIG_HASH_ANNOTATION]: hash } },
+        spec: { template: { metadata: { annotations: { [CONFIG_HASH_ANNOTATION]: 'earlier' } } } },
+      },
+    ]);
+  });
+
   it('does nothing while the recorded hash is current, and rolls the pods once it is not', async () => {
     const { calls, patch } = recordingPatch();
     const before = await storeOf(configMap('app-config', { level: 'info' }));

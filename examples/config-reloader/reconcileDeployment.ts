@@ -13,8 +13,8 @@
  * the reloader, after a missed event or after a relist does the same thing. The record lives on
  * the Deployment itself, so a change made while the reloader was down still rolls it.
  *
- * It is a plain async function over its inputs (the Deployment, two lookups and a patch
- * function), so a spec runs it with stores built from events and a recording patch.
+ * It is a plain async function over its inputs (the Deployment, two lookups and a write
+ * function), so a spec runs it with stores built from events and a recording write.
  */
 import { createHash, createHmac } from 'node:crypto';
 import type { V1ConfigMap, V1Deployment, V1Secret } from '@kubernetes/client-node';
@@ -28,7 +28,10 @@ export interface Lookup<T> {
   get(namespace: string, name: string): T | undefined;
 }
 
-/** A merge patch of a Deployment (what `KubernetesObjectApi.patch` sends). */
+/**
+ * The fields of a Deployment the reloader owns: what it sends with server-side apply (main.ts,
+ * `resourceApi(...).apply` with its own field manager). The same body is a valid merge patch.
+ */
 export interface DeploymentPatch {
   metadata: { resourceVersion?: string; annotations: Record<string, string> };
   spec?: { template: { metadata: { annotations: Record<string, string> } } };
@@ -39,7 +42,7 @@ export interface ReconcileDeploymentConfig {
   configMaps: Lookup<V1ConfigMap>;
   /** Without it, Secrets are not looked at (the reloader was started without them). */
   secrets?: Lookup<V1Secret>;
-  /** Sends a merge patch to the Deployment `namespace/name`. */
+  /** Writes the reloader's fields of the Deployment `namespace/name` (server-side apply). */
   patch: (namespace: string, name: string, patch: DeploymentPatch) => Promise<unknown>;
 }
 
@@ -50,12 +53,12 @@ export type ReconcileOutcome = 'gone' | 'no-config' | 'unchanged' | 'adopted' | 
  * Brings one Deployment's recorded config hash (and, on a change, its pods) up to date.
  *
  * @example
+ * const api = resourceApi(kc, deployments);
  * await reconcileDeployment(stores.get(deployments).get(key), {
  *   configMaps: stores.get(configmaps),
  *   secrets: stores.get(secrets),
- *   patch: (namespace, name, body) => api.patch({ apiVersion: 'apps/v1', kind: 'Deployment',
- *     metadata: { namespace, name }, ...body }, undefined, undefined, 'config-reloader',
- *     undefined, PatchStrategy.MergePatch),
+ *   patch: (namespace, name, body) =>
+ *     api.apply({ ...body, metadata: { ...body.metadata, namespace, name } }, { fieldManager: 'config-reloader' }),
  * });
  */
 export async function reconcileDeployment(
@@ -72,12 +75,19 @@ export async function reconcileDeployment(
   const recorded = deployment.metadata?.annotations?.[CONFIG_HASH_ANNOTATION];
   if (recorded === hash) return 'unchanged';
   const annotations = { [CONFIG_HASH_ANNOTATION]: hash };
-  // The resourceVersion read makes the patch conditional: if the Deployment changed since this
+  // With server-side apply, a field the reloader stops sending is removed: a hash already on the
+  // pod template (a record lost, an earlier rollout) is sent again as it is on adoption, or the
+  // apply would remove it and roll the pods.
+  const onTemplate = deployment.spec?.template?.metadata?.annotations?.[CONFIG_HASH_ANNOTATION];
+  const templateHash = recorded !== undefined ? hash : onTemplate;
+  // The resourceVersion read makes the write conditional: if the Deployment changed since this
   // run's snapshot (its mounts with it), the server answers 409, the run fails and is retried
   // with backoff on the newer state instead of recording a hash of what it no longer mounts.
   const body: DeploymentPatch = {
     metadata: { resourceVersion: deployment.metadata?.resourceVersion, annotations },
-    ...(recorded !== undefined && { spec: { template: { metadata: { annotations } } } }),
+    ...(templateHash !== undefined && {
+      spec: { template: { metadata: { annotations: { [CONFIG_HASH_ANNOTATION]: templateHash } } } },
+    }),
   };
   await patch(namespace, name, body);
   return recorded === undefined ? 'adopted' : 'rolled';

@@ -6,7 +6,7 @@ import type { V1ConfigMap, V1Deployment, V1Namespace, V1Node } from '@kubernetes
 import { resourceApi } from '../../../src/client/write/resourceApi.js';
 import { isAlreadyExists, isConflict, isNotFound, WatchError } from '../../../src/WatchError.js';
 import { configmaps, deployments, namespaces, nodes } from '../../../src/objects/resources.js';
-import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { Cluster } from '../../../src/types.js';
 
 /** One transport to run the suite over. */
