@@ -48,8 +48,14 @@ function defaultTriggerOn(object: KubernetesObject): unknown {
  * - A MODIFIED primary triggers only when `triggerOn(object)` changed (status churn does not);
  *   ADDED and DELETED always do. A change to an owned object triggers the primary named by
  *   its controller ownerReference; a change to a watched object triggers what `map` returns.
+ * - The store before the trigger: each watched resource is one subscription that folds an
+ *   event into its store, then hands on the keys it triggers (`watchedStore`), so a run never
+ *   reads a store older than the event that triggered it.
+ * - Read your own writes: `ctx.api(resource)` writes through `resourceApi`; the key's next run
+ *   waits until its stores show each write (or `expectationTimeoutMs`, reported `staleRead`).
  * - Watches are shared through `informers` (given, or its own) and never end the controller:
- *   its own resume with `onRefused: 'retry'`; a shared one that fails is subscribed again.
+ *   its own resume with `onRefused: 'retry'`; a shared one that fails is subscribed again
+ *   (runs read the old store until the new one has synced).
  *
  * ```
  * deployments:  -A----M(status)--M(spec)---D--
@@ -61,10 +67,12 @@ function defaultTriggerOn(object: KubernetesObject): unknown {
  * controller({
  *   cluster: kc,
  *   for: { resource: deployments },
- *   owns: [{ resource: replicasets }],
- *   reconcile: async (deployment, { key }) => {
+ *   owns: [{ resource: replicasets, indexes: { byOwner: ownerIndex } }],
+ *   reconcile: async (deployment, { stores, api }) => {
  *     if (!deployment) return; // deleted: owned objects go with it
- *     await ensureReplicaSet(deployment);
+ *     const owned = stores.get(replicasets)?.byIndex('byOwner', deployment.metadata!.uid!) ?? [];
+ *     // Created once: the next run waits until the replicasets store holds it.
+ *     if (owned.length === 0) await api(replicasets).create(replicaSetFor(deployment));
  *   },
  * }).subscribe((report) => report.outcome === 'error' && console.error(report));
  */
