@@ -12,6 +12,7 @@ import { deployments, pods } from '../../src/objects/resources.js';
 import {
   deleted,
   deployment,
+  errorEvent,
   expired,
   listOf,
   modified,
@@ -31,16 +32,27 @@ interface DrivenWatch {
   events: Subject<WatchEvent<any>>[];
 }
 
-/** Informers whose upstream for each plural is a driven watch (lists, then subjects). */
+/**
+ * Informers whose upstreams for each plural are driven watches: its lists and its subjects are
+ * handed out in turn, across upstreams (a new upstream after a failure takes the next ones).
+ */
 function drivenInformers(watches: Record<string, DrivenWatch>) {
+  // Copies, taken from in turn: the test keeps its own arrays to push to.
+  const queues = new Map(
+    Object.entries(watches).map(([plural, w]) => [
+      plural,
+      { lists: [...w.lists], events: [...w.events] },
+    ]),
+  );
+  const turn = <T>(queue: T[]) => Array.from({ length: 8 }, () => () => queue.shift()!);
   return createInformers({
     resilience: { random: () => 0 },
     source: (_cluster, resource: ResourceRef<any>) => {
-      const watch = watches[resource.plural]!;
+      const queue = queues.get(resource.plural)!;
       return marbleWatchSource({
         resource,
-        lists: watch.lists.map((list) => of(list)),
-        connections: watch.events.map((subject) => subject.asObservable()),
+        lists: turn(queue.lists).map((next) => () => of(next())),
+        connections: turn(queue.events).map((next) => () => next().asObservable()),
       });
     },
   });
@@ -148,5 +160,50 @@ describe('controller: a run never reads a store older than the event that trigge
       'default/db@8',
       'default/web@undefined',
     ]);
+  });
+
+  it('a shared watch that fails and comes back: runs read the old store until the new one syncs', async () => {
+    const deploymentEvents = [0, 1].map(() => new Subject<WatchEvent<V1Deployment>>());
+    const informers = drivenInformers({
+      deployments: {
+        lists: [
+          listOf([web('3'), db('4')], '4'),
+          // The list of the new upstream: web was deleted, db changed, api created meanwhile.
+          listOf([db('8', 2), api('9')], '9'),
+        ],
+        events: deploymentEvents,
+      },
+    });
+    const runs: Run[] = [];
+    const sizes: number[] = [];
+    subscriptions.push(
+      controller<V1Deployment>({
+        cluster,
+        informers,
+        for: { resource: deployments },
+        concurrency: 3,
+        rateLimit: false,
+        random: () => 0,
+        reconcile: async (object, { key, stores }) => {
+          runs.push({ key, resourceVersion: object?.metadata?.resourceVersion });
+          sizes.push(stores.get(deployments)!.size);
+        },
+      }).subscribe(),
+    );
+    await until(() => runs.length === 2, 'the first runs of web and db');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const before = runs.length;
+    // A refusal the shared informers do not retry ends their upstream; the controller
+    // subscribes again and a new upstream lists afresh.
+    deploymentEvents[0]!.next(
+      errorEvent(403, 'Forbidden', 'forbidden', { resourcePath: '/apis/apps/v1/deployments' }),
+    );
+    await until(() => runs.length >= before + 3, 'the runs of the rebuilt store');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const seen = runs.slice(before).map((run) => `${run.key}@${run.resourceVersion}`);
+    // Every object of the new store runs, and web, which vanished while no watch was open,
+    // runs once with undefined; each of them read the whole new store, never a part of it.
+    expect(seen.sort()).toEqual(['default/api@9', 'default/db@8', 'default/web@undefined']);
+    expect(sizes.slice(before)).toEqual([2, 2, 2]);
   });
 });
