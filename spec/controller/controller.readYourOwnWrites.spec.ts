@@ -60,7 +60,7 @@ async function marking(stallMs: number, expectationTimeoutMs?: number) {
 describe('controller: read your own writes', () => {
   it('holds the next run until the held-back watch shows the write, then it reads it', async () => {
     const { seen, reports } = await marking(1500);
-    await until(() => seen.length >= 2, 'a second run', 10_000);
+    await until(() => reports.length >= 2, 'a second run and its report', 10_000);
     // The first run read no mark and wrote one; the second (asked for 50 ms later) waited for
     // the stalled watch to deliver that write, and read it. Without the wait it would have run
     // at ~50 ms and read no mark.
