@@ -90,3 +90,15 @@ export type {
 export type { ApplyConfiguration, DeepPartial } from './client/write/ApplyConfiguration.js';
 export { retryOnConflict } from './client/write/retryOnConflict.js';
 export type { ConflictBackoff, RetryOnConflictOptions } from './client/write/retryOnConflict.js';
+export { setCondition } from './controller/kit/setCondition.js';
+export type {
+  ConditionInput,
+  ConditionUpdate,
+  ConditionsInput,
+  StatusCondition,
+} from './controller/kit/setCondition.js';
+export { findCondition, isConditionTrue } from './controller/kit/findCondition.js';
+export { controllerReference } from './controller/kit/controllerReference.js';
+export { eventRecorder } from './controller/events/eventRecorder.js';
+export type { EventRecorder, EventRecorderConfig } from './controller/events/eventRecorder.js';
+export type { EventDropReason, EventRecord } from './controller/events/EventRecord.js';

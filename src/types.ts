@@ -38,6 +38,7 @@ export interface VersionedResourceRef<T = KubernetesObject> extends ResourceRefF
  */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
 export interface LegacyResourceRef<T = KubernetesObject> extends ResourceRefFields {
+  /** Absent: a ref with `version` is a {@link VersionedResourceRef}. */
   version?: undefined;
   /**
    * @deprecated Use `version` (accepted until 1.0): this is the version within the group, e.g.

@@ -21,8 +21,9 @@ interface Lease extends KubernetesObject {
 }
 const leases: ResourceRef<Lease> = {
   group: 'coordination.k8s.io',
-  apiVersion: 'v1',
+  version: 'v1',
   plural: 'leases',
+  kind: 'Lease',
 };
 const namespace = 'ops';
 const name = 'lock';

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import { from, lastValueFrom } from 'rxjs';
 import type { QueueState, ReconcileReport } from '../../src/controller/ReconcileReport.js';
+import { eventRecorder } from '../../src/controller/events/eventRecorder.js';
 import { controllerMetrics } from '../../src/metrics/controllerMetrics.js';
 import { WORKQUEUE_BUCKETS } from '../../src/metrics/metricSets.js';
 import { pods } from '../../src/objects/resources.js';
@@ -129,6 +130,29 @@ describe('controllerMetrics', () => {
       1,
     );
     expect(() => controllerMetrics(registry, { controller: '' })).toThrow(/controller/);
+  });
+
+  it('counts the events its recorder dropped, by reason', async () => {
+    const registry = new Registry();
+    const metrics = controllerMetrics(registry, { controller: 'web' });
+    const recorder = eventRecorder({} as never, {
+      reportingController: 'example.com/web',
+      reportingInstance: 'web-0',
+      onDrop: metrics.onEventDropped,
+    });
+    // an invalid event is dropped before any request
+    recorder.record(
+      { metadata: { name: 'a' } },
+      { type: 'Normal', reason: 'not camel', action: 'A' },
+    );
+    metrics.onEventDropped('rate-limited');
+    metrics.onEventDropped('rate-limited');
+    const samples = await scrape(registry);
+    const dropped = (reason: string) =>
+      samples.get(series('kube_rx_events_dropped_total', { controller: 'web', reason }));
+    expect(dropped('invalid')).toBe(1);
+    expect(dropped('rate-limited')).toBe(2);
+    recorder.close();
   });
 
   it('100 000 distinct keys add no series and no label value', async () => {

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { QueueState, ReconcileReport } from '../controller/ReconcileReport.js';
 import type { LifecycleEvent } from '../operators/resume/LifecycleEvent.js';
 import type { ResourceRef } from '../types.js';
+import type { EventDropReason } from '../controller/events/EventRecord.js';
 import { controllerMetricSet, watchMetricSet } from './metricSets.js';
 import { resourceLabel } from './resourceLabel.js';
 import { WatchLifecycleCounter } from './WatchLifecycleCounter.js';
@@ -23,6 +24,8 @@ export interface ControllerMetrics {
   observeReport: (report: ReconcileReport) => void;
   /** The same as an operator on the controller's reports. */
   observeReports<R extends ReconcileReport>(): MonoTypeOperatorFunction<R>;
+  /** `onDrop` of its `eventRecorder`: counts `kube_rx_events_dropped_total{reason}`. */
+  onEventDropped: (reason: EventDropReason) => void;
 }
 
 /** controller-runtime's `result` label for each outcome. */
@@ -121,5 +124,6 @@ export function controllerMetrics(
     },
     observeReport,
     observeReports: <R extends ReconcileReport>() => tap<R>(observeReport),
+    onEventDropped: (reason) => set.eventsDropped.labels({ controller, reason }).inc(),
   };
 }

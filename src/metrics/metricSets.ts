@@ -18,6 +18,7 @@ export interface ControllerMetricSet {
   reconciles: Counter<'controller' | 'result'>;
   reconcileErrors: Counter<'controller'>;
   activeWorkers: Gauge<'controller'>;
+  eventsDropped: Counter<'controller' | 'reason'>;
 }
 
 /** What a watch counts between scrapes: its per-event path touches nothing of prom-client. */
@@ -104,6 +105,12 @@ export function controllerMetricSet(registry: Registry): ControllerMetricSet {
       name: 'controller_runtime_active_workers',
       help: 'Number of currently used workers per controller',
       labelNames: ['controller'] as const,
+      registers,
+    }),
+    eventsDropped: new Counter({
+      name: 'kube_rx_events_dropped_total',
+      help: 'Events an eventRecorder did not write, by reason (rate-limited, overflow, write-failed, invalid)',
+      labelNames: ['controller', 'reason'] as const,
       registers,
     }),
   };

@@ -145,9 +145,20 @@ describe('JSON patch', () => {
     expect(doc.list).toEqual([1, 2]);
   });
 
+  it('tests null true for an absent member, as kube-apiserver does (how "no finalizers yet" is tested)', () => {
+    expect(
+      jsonPatch({ metadata: {} }, [
+        { op: 'test', path: '/metadata/finalizers', value: null },
+        { op: 'add', path: '/metadata/finalizers', value: ['a/b'] },
+      ]),
+    ).toEqual({ metadata: { finalizers: ['a/b'] } });
+  });
+
   it('refuses what cannot apply', () => {
     for (const ops of [
       [{ op: 'test', path: '/a', value: 2 }],
+      [{ op: 'test', path: '/a', value: null }],
+      [{ op: 'test', path: '/missing/deeper', value: null }],
       [{ op: 'remove', path: '/missing' }],
       [{ op: 'replace', path: '/b/c', value: 1 }],
       [{ op: 'add', path: '/list/9', value: 1 }],

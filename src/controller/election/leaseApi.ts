@@ -34,8 +34,9 @@ export interface LeaseApi {
 
 const leases: ResourceRef<LeaseObject> = {
   group: 'coordination.k8s.io',
-  apiVersion: 'v1',
+  version: 'v1',
   plural: 'leases',
+  kind: 'Lease',
 };
 
 /**
