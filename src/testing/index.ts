@@ -10,6 +10,7 @@ export type {
 export type { ObjectPatch } from './marbles/builders.js';
 export { FakeKubeApiServer } from './fakeKubeApiServer/FakeKubeApiServer.js';
 export { FakeKubeApiError } from './fakeKubeApiServer/objectStore.js';
+export type { FakeDeleteOptions } from './fakeKubeApiServer/deletion/objectApiRules.js';
 export type {
   CertificateAndKey,
   ConnectionLogEntry,

@@ -292,12 +292,12 @@ describe('FakeKubeApiServer writes over HTTP', () => {
     );
     expect(server.resourceVersion).toBe('1');
     expect(server.objects(pods)).toEqual([]);
-    expect(refusal(await request(server, 'POST', `${PODS}?dryRun=Some`, newPod('a')))).toEqual([
-      400,
-      'Status',
-      'BadRequest',
-      400,
-    ]);
+    // The handler validates CreateOptions before the body: 422, as kube-apiserver answers.
+    const some = await request(server, 'POST', `${PODS}?dryRun=Some`, newPod('a'));
+    expect(refusal(some)).toEqual([422, 'Status', 'Invalid', 422]);
+    expect(some.json.message).toBe(
+      'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"',
+    );
   });
 
   it('every write is seen by a watch, in order, over HTTP/2 too', async () => {

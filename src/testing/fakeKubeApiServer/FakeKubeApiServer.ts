@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { constants as h2 } from 'node:http2';
+import { GarbageCollector } from './deletion/garbageCollector.js';
 import { FaultInjector } from './faults.js';
 import { buildKubeConfig, writeKubeConfigFile } from './kubeConfig.js';
 import { HttpListener } from './listener.js';
@@ -68,9 +69,11 @@ export class FakeKubeApiServer extends FakeObjectApi {
     const recordLimit = options.recordLimit ?? 100_000;
     this.faults = this.injector;
     const types = new ResourceTypes();
+    const objects = new ObjectStore(historySize, types);
     this.ctx = {
-      objects: new ObjectStore(historySize, types),
+      objects,
       types,
+      gc: new GarbageCollector(objects, types),
       serverAddress: () => `127.0.0.1:${this.listenPort}`,
       logs: new PodLogs(),
       faults: this.injector,

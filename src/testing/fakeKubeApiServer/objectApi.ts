@@ -1,6 +1,8 @@
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import type { ServerContext } from './serverContext.js';
 import { crdObject, CRDS } from './resourceTypes.js';
+import { apiDelete, apiUpdate } from './deletion/objectApiRules.js';
+import type { FakeDeleteOptions } from './deletion/objectApiRules.js';
 import type { ResourceDefinition } from './types.js';
 
 /**
@@ -62,28 +64,52 @@ export abstract class FakeObjectApi {
 
   /**
    * Replaces an existing object (last write wins: a resourceVersion in `obj` is ignored);
-   * watchers get MODIFIED. Throws {@link FakeKubeApiError} 404 if it does not exist.
+   * watchers get MODIFIED. Throws {@link FakeKubeApiError} 404 if it does not exist. A
+   * terminating object stays terminating (its `deletionTimestamp` is kept), refuses new
+   * finalizers (422) and is deleted when the update removes its last finalizer (MODIFIED, then
+   * DELETED). Setting `deletionTimestamp` here is allowed (a test playing a kubelet).
    *
    * @example
    * server.update(pods, pod('web-1', '', { status: { phase: 'Failed' } }));
    */
   update<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
-    return this.ctx.objects.update(resource, obj) as T;
+    return apiUpdate(this.ctx.objects, resource, obj) as T;
   }
 
   /**
-   * Deletes an object; watchers get DELETED with its last content at a new resourceVersion,
-   * which is also what it returns (undefined when there was no such object).
+   * Deletes an object as a DELETE would: without finalizers it is gone (watchers get DELETED with
+   * its last content at a new resourceVersion, which is what it returns); with finalizers (its
+   * own, or `orphan` / `foregroundDeletion` for the propagation policy) it gets
+   * `deletionTimestamp` (MODIFIED) and stays until they are removed; `force` removes it anyway.
+   * Dependents are garbage collected after it, asynchronously: `await server.settled()`.
+   * Undefined when there was no such object.
    *
    * @example
    * server.delete(pods, 'default', 'web-1')?.metadata?.resourceVersion;
+   * server.delete(deployments, 'default', 'web', { propagationPolicy: 'Foreground' });
+   * await server.settled(); // the deployment's dependents are gone, then the deployment
    */
   delete<T extends KubernetesObject>(
     resource: ResourceRef<T>,
     namespace: string | undefined,
     name: string,
+    options: FakeDeleteOptions = {},
   ): T | undefined {
-    return this.ctx.objects.delete(resource, namespace, name) as T | undefined;
+    return apiDelete(this.ctx.objects, resource, namespace, name, options) as T | undefined;
+  }
+
+  /**
+   * Resolves once the garbage collector has nothing left to do: the dependents of deleted owners
+   * are deleted (or orphaned), Foreground and Orphan owners are finished. It runs on microtasks
+   * after each change, so one `await` after the change that called for it is enough.
+   *
+   * @example
+   * server.delete(deployments, 'default', 'web');
+   * await server.settled();
+   * expect(server.objects(replicasets)).toEqual([]);
+   */
+  settled(): Promise<void> {
+    return this.ctx.gc.settled();
   }
 
   /**

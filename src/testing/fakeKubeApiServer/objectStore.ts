@@ -24,6 +24,9 @@ export interface StoredEvent {
 
 type StoreListener = (event: StoredEvent) => void;
 
+/** Told of every change of every resource, after the resource's own listeners. */
+export type StoreObserver = (id: ResourceRef<unknown>, event: StoredEvent) => void;
+
 /**
  * An error of the server's object API (`create` of an existing object, `update` of a missing one),
  * with the HTTP code and Kubernetes reason the API server would answer.
@@ -129,6 +132,8 @@ export class ObjectStore {
   /** Versions older than this are gone for every resource (set by `expire`). */
   compacted = 0;
   private readonly resources = new Map<string, ResourceStore>();
+  /** Follow every change (the garbage collector does). */
+  readonly observers = new Set<StoreObserver>();
 
   constructor(
     private readonly historySize: number,
@@ -162,7 +167,7 @@ export class ObjectStore {
     const known = this.types.lookup(id) !== undefined;
     if (input.kind !== undefined && store.objects.size === 0 && !known) store.kind = input.kind;
     const entry = toEntry(obj, this.rv);
-    store.record({ type: 'ADDED', rv: this.rv, key, entry });
+    this.record(id, store, { type: 'ADDED', rv: this.rv, key, entry });
     return clone(obj);
   }
 
@@ -178,7 +183,7 @@ export class ObjectStore {
     obj.metadata!.uid ??= prev.obj.metadata?.uid;
     obj.metadata!.creationTimestamp ??= prev.obj.metadata?.creationTimestamp;
     const entry = toEntry(obj, this.rv);
-    store.record({ type: 'MODIFIED', rv: this.rv, key, entry, prev });
+    this.record(id, store, { type: 'MODIFIED', rv: this.rv, key, entry, prev });
     return clone(obj);
   }
 
@@ -193,7 +198,7 @@ export class ObjectStore {
     if (prev === undefined) return undefined;
     const obj = this.stamp(store, prev.obj);
     const entry = toEntry(obj, this.rv);
-    store.record({ type: 'DELETED', rv: this.rv, key, entry, prev });
+    this.record(id, store, { type: 'DELETED', rv: this.rv, key, entry, prev });
     return clone(obj);
   }
 
@@ -223,6 +228,11 @@ export class ObjectStore {
     this.rv++;
     this.compacted = this.rv;
     for (const store of this.resources.values()) store.expire(this.rv);
+  }
+
+  private record(id: ResourceRef<unknown>, store: ResourceStore, event: StoredEvent): void {
+    store.record(event);
+    for (const observer of [...this.observers]) observer(id, event);
   }
 
   /** A copy of `input` with kind, apiVersion and the next resourceVersion. */

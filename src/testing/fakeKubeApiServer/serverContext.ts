@@ -1,3 +1,4 @@
+import type { GarbageCollector } from './deletion/garbageCollector.js';
 import type { FaultInjector } from './faults.js';
 import type { ObjectStore } from './objectStore.js';
 import type { PodLogs } from './podLogs.js';
@@ -10,6 +11,8 @@ import type { ServedWatch } from './servedWatch.js';
 export interface ServerContext {
   readonly objects: ObjectStore;
   readonly types: ResourceTypes;
+  /** Collects dependents of deleted owners; `settled()` waits for it. */
+  readonly gc: GarbageCollector;
   /** `127.0.0.1:PORT`, for discovery's serverAddressByClientCIDRs. */
   serverAddress(): string;
   readonly logs: PodLogs;

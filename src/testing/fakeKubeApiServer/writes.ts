@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jsonEqual } from './jsonEqual.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
+import { versionOf } from '../../objects/versionOf.js';
 import type { KubernetesObject } from '../../types.js';
 import { mediaType, parseJson, parseObject, readBody } from './body.js';
 import { objectKey } from './objectStore.js';
@@ -12,6 +13,9 @@ import type { Reply, Request } from './protocol.js';
 import type { ResourceType, ResourceTypes } from './resourceTypes.js';
 import { sendJson } from './send.js';
 import { badRequest, StatusError, statusBody } from './statusBody.js';
+import { writeUpdate } from './deletion/deleteObject.js';
+import { checkDeletionFields, decodeFinalizers, withWarnings } from './deletion/finalizers.js';
+import { dryRunQuery } from './deletion/options.js';
 
 /** What a write needs of the server. */
 export interface WriteContext {
@@ -143,10 +147,12 @@ function validName(store: ResourceStore, obj: Obj): string {
   return name;
 }
 
-export function dryRun(query: Record<string, string>): boolean {
-  if (query.dryRun === undefined || query.dryRun === '') return false;
-  if (query.dryRun !== 'All') throw badRequest(`dryRun: Unsupported value: "${query.dryRun}"`);
-  return true;
+/** `dryRun=All` in the query of a write; another value answers the handler's 422. */
+export function dryRun(
+  query: Record<string, string>,
+  options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' = 'UpdateOptions',
+): boolean {
+  return dryRunQuery(query, options);
 }
 
 /** POST to a collection: creates, with the uid, timestamp and generation the server sets. */
@@ -160,8 +166,10 @@ export async function create(
 ): Promise<void> {
   if (route.kind !== 'collection') throw methodNotAllowed();
   checkScope(ctx, route);
+  const isDryRun = dryRun(query, 'CreateOptions');
   const obj = parseObject(await readBody(req)) as Obj;
   const store = admit(ctx, route, obj);
+  decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
   const name = validName(store, obj);
   if (store.objects.has(objectKey(route.namespace, name))) {
     const { plural, group } = route.resource;
@@ -173,20 +181,22 @@ export async function create(
   meta.uid = randomUUID();
   meta.creationTimestamp = now() as unknown as Date;
   delete meta.resourceVersion;
-  delete meta.deletionTimestamp;
+  checkDeletionFields(obj, undefined, store.kind, route.resource.group);
   if (tracksGeneration(obj, ctx.types.lookup(route.resource)?.builtin ?? false))
     meta.generation = 1;
   else delete meta.generation;
   // The pod strategy ignores a posted status: a new pod is Pending until a kubelet takes it.
   if (route.resource.group === '' && route.resource.plural === 'pods')
     obj.status = { phase: 'Pending' };
-  const created = dryRun(query) ? obj : ctx.objects.create(route.resource, obj);
-  sendJson(res, 201, created, headers);
+  const created = isDryRun ? obj : ctx.objects.create(route.resource, obj);
+  sendJson(res, 201, created, withWarnings(headers, created));
 }
 
 /**
  * Replaces `prev` with `next` as an update does: the resourceVersion and uid in `next`, when
- * set, are preconditions (409); uid and creationTimestamp stay; generation follows the spec.
+ * set, are preconditions (409); uid and creationTimestamp stay; generation follows the spec;
+ * the deletion fields follow kube-apiserver's rules, and an update that removes the last
+ * finalizer of a terminating object deletes it.
  */
 export function commitUpdate(
   ctx: WriteContext,
@@ -217,6 +227,12 @@ export function commitUpdate(
   }
   meta.uid = before.metadata?.uid;
   meta.creationTimestamp = before.metadata?.creationTimestamp;
+  checkDeletionFields(
+    next,
+    before,
+    ctx.objects.resource(route.resource).kind,
+    route.resource.group,
+  );
   const builtin = ctx.types.lookup(route.resource)?.builtin ?? false;
   if (tracksGeneration(next, builtin)) {
     const generation = before.metadata?.generation ?? 1;
@@ -224,7 +240,7 @@ export function commitUpdate(
     meta.generation = changed ? generation + 1 : generation;
   } else delete meta.generation;
   if (isDryRun) return next;
-  return ctx.objects.update(route.resource, next);
+  return writeUpdate(ctx.objects, route.resource, before, next);
 }
 
 export function current(ctx: WriteContext, route: ObjectRoute): Entry {
@@ -244,10 +260,13 @@ export async function replace(
   query: Record<string, string>,
   headers: Record<string, string>,
 ): Promise<void> {
+  const isDryRun = dryRun(query, 'UpdateOptions');
   const obj = parseObject(await readBody(req)) as Obj;
-  admit(ctx, route, obj, route.name);
+  const store = admit(ctx, route, obj, route.name);
+  decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
   const prev = current(ctx, route);
-  sendJson(res, 200, commitUpdate(ctx, route, prev, obj, dryRun(query)), headers);
+  const updated = commitUpdate(ctx, route, prev, obj, isDryRun);
+  sendJson(res, 200, updated, withWarnings(headers, updated));
 }
 
 /** The strategic-merge schema of a resource: the built-in kinds only. */
@@ -267,6 +286,7 @@ export async function patch(
   const type = mediaType(req.headers['content-type']);
   const schema = strategicSchema(ctx, route, ctx.objects.resource(route.resource).kind);
   assertPatchType(type, schema);
+  const isDryRun = dryRun(query, 'PatchOptions');
   const body = parseJson(await readBody(req));
   const prev = current(ctx, route);
   const patched = applyPatch(type, prev.obj, body, schema);
@@ -274,8 +294,10 @@ export async function patch(
     throw badRequest('the patch made the object something other than an object');
   }
   const next = patched as Obj;
-  admit(ctx, route, next, route.name);
-  sendJson(res, 200, commitUpdate(ctx, route, prev, next, dryRun(query)), headers);
+  const store = admit(ctx, route, next, route.name);
+  decodeFinalizers(next, store.kind, versionOf(route.resource), 'patch');
+  const updated = commitUpdate(ctx, route, prev, next, isDryRun);
+  sendJson(res, 200, updated, withWarnings(headers, updated));
 }
 
 export function methodNotAllowed(): StatusError {
