@@ -102,3 +102,24 @@ export { controllerReference } from './controller/kit/controllerReference.js';
 export { eventRecorder } from './controller/events/eventRecorder.js';
 export type { EventRecorder, EventRecorderConfig } from './controller/events/eventRecorder.js';
 export type { EventDropReason, EventRecord } from './controller/events/EventRecord.js';
+export { resourceApi } from './client/write/resourceApi.js';
+export type { ResourceApi, ScaleApi, StatusApi } from './client/write/ResourceApiTypes.js';
+export type {
+  ApiListOptions,
+  ApplyOptions,
+  DeleteOptions,
+  DeletePreconditions,
+  PatchOptions,
+  PatchType,
+  RequestOptions,
+  WriteOptions,
+} from './client/write/ResourceApiOptions.js';
+export type {
+  ApplyConfiguration,
+  ApplyMetadata,
+  DeepPartial,
+  MetadataOf,
+  WithMetadata,
+} from './client/write/ApplyConfiguration.js';
+export { retryOnConflict } from './client/write/retryOnConflict.js';
+export type { ConflictBackoff, RetryOnConflictOptions } from './client/write/retryOnConflict.js';

@@ -84,6 +84,15 @@ describe('resourceApi against recorded kube-apiserver answers', () => {
     expect(request.headers.accept).toBe('application/json');
   });
 
+  it('a ref written with the deprecated apiVersion (the version in the group) works as one with version', async () => {
+    answers = [[200, echo]];
+    const legacy = { group: 'apps', apiVersion: 'v1', plural: 'deployments', kind: 'Deployment' };
+    const api = resourceApi<V1Deployment>(raw.kubeConfig(), legacy);
+    await api.apply({ metadata: { name: 'web', namespace: 'shop' } }, { fieldManager: 'op' });
+    expect(raw.requests[0].path).toBe('/apis/apps/v1/namespaces/shop/deployments/web');
+    expect(bodies[0]).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment' });
+  });
+
   it('a server-side apply conflict rejects with CONFLICT and its conflicts; force=true takes over', async () => {
     answers = [
       [409, APPLY_CONFLICT],

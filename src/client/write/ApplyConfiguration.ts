@@ -15,8 +15,27 @@ export type DeepPartial<T> = T extends Date
       ? { [K in keyof T]?: DeepPartial<T[K]> }
       : T;
 
-/** The metadata of `T` (V1ObjectMeta for the built-in kinds). */
-type MetadataOf<T> = T extends { metadata?: infer M } ? NonNullable<M> : never;
+/**
+ * The metadata type of `T` (V1ObjectMeta for the built-in kinds).
+ *
+ * @example
+ * const meta: MetadataOf<V1Pod> = { name: 'web-1' };
+ */
+export type MetadataOf<T> = T extends WithMetadata ? NonNullable<T['metadata']> : never;
+
+/** An object that may have metadata: what {@link MetadataOf} looks into. */
+export interface WithMetadata {
+  /** The object's metadata. */
+  metadata?: unknown;
+}
+
+/** What every apply configuration's metadata carries. */
+export interface ApplyMetadata {
+  /** The object's name: required, an apply names one object. */
+  name: string;
+  /** Its namespace, for a namespaced resource (else the `namespace` option). */
+  namespace?: string;
+}
 
 /**
  * What `resourceApi(...).apply` sends: a deep partial of `T` with `metadata.name` required, so
@@ -43,5 +62,5 @@ export type ApplyConfiguration<T = KubernetesObject> = DeepPartial<
   /** The kind, e.g. `'Deployment'`: the ref's when absent. */
   kind?: string;
   /** The object's metadata: `name` is required, `namespace` where the resource is namespaced. */
-  metadata: DeepPartial<MetadataOf<T>> & { name: string; namespace?: string };
+  metadata: DeepPartial<MetadataOf<T>> & ApplyMetadata;
 };

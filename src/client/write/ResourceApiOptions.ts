@@ -100,9 +100,22 @@ export interface DeleteOptions extends RequestOptions {
   /** What happens to dependents: deleted in the background (the default for most kinds), first (Foreground), or kept (Orphan). */
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   /** Delete only if the object still has this uid and/or resourceVersion (else CONFLICT). */
-  preconditions?: { uid?: string; resourceVersion?: string };
+  preconditions?: DeletePreconditions;
   /** Seconds before the object is deleted (pods: their termination grace); 0: at once. */
   gracePeriodSeconds?: number;
   /** `true` sends `dryRun=All`. */
   dryRun?: boolean;
+}
+
+/**
+ * What a delete requires of the object (a failed precondition is a CONFLICT).
+ *
+ * @example
+ * await api.delete('web', { namespace: 'shop', preconditions: { uid: web.metadata!.uid } });
+ */
+export interface DeletePreconditions {
+  /** The object's uid: not a newer object of the same name. */
+  uid?: string;
+  /** The object's resourceVersion: not changed since it was read. */
+  resourceVersion?: string;
 }

@@ -4,9 +4,6 @@ import type { Cluster } from '../../types.js';
 import { requestJson } from '../request.js';
 import { withoutValues } from './writtenSecrets.js';
 
-/** A signal that never aborts, for requests without one. */
-const NEVER = new AbortController().signal;
-
 /** One request of a `ResourceApi`, its path validated and encoded. */
 export interface ApiRequest {
   method: RequestMethod;
@@ -29,8 +26,12 @@ export interface ApiRequest {
  */
 export async function sendRequest<R>(
   cluster: Cluster,
-  { method, path, query, body, contentType, signal = NEVER, secrets = [] }: ApiRequest,
+  { method, path, query, body, contentType, signal, secrets = [] }: ApiRequest,
 ): Promise<R> {
+  // A signal of its own when none is given: the transport listens on it for the request's
+  // life, and one signal shared by every request would gather listeners (16 writes in flight
+  // make Node warn of a leak).
+  signal ??= new AbortController().signal;
   if (signal.aborted) throw WatchError.aborted(path);
   const answer = await requestJson<R>(cluster, {
     method,
