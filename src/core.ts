@@ -76,20 +76,6 @@ export type {
 export { leaderElection } from './controller/leaderElection.js';
 export type { LeaderElectionConfig } from './controller/LeaderElectionConfig.js';
 export { whileLeader } from './controller/whileLeader.js';
-export { resourceApi } from './client/write/resourceApi.js';
-export type { ResourceApi, ScaleApi, StatusApi } from './client/write/ResourceApiTypes.js';
-export type {
-  ApiListOptions,
-  ApplyOptions,
-  DeleteOptions,
-  PatchOptions,
-  PatchType,
-  RequestOptions,
-  WriteOptions,
-} from './client/write/ResourceApiOptions.js';
-export type { ApplyConfiguration, DeepPartial } from './client/write/ApplyConfiguration.js';
-export { retryOnConflict } from './client/write/retryOnConflict.js';
-export type { ConflictBackoff, RetryOnConflictOptions } from './client/write/retryOnConflict.js';
 export { setCondition } from './controller/kit/setCondition.js';
 export type {
   ConditionInput,
