@@ -11,7 +11,7 @@ export interface RequestOptions {
   /** Bearer token (default 'test-token'); null sends no Authorization header. */
   token?: string | null;
   method?: string;
-  /** A request body: objects are sent as JSON. */
+  /** A request body: strings and Buffers are sent as they are, other values as JSON. */
   body?: unknown;
   /** Content-Type of the body (default application/json). */
   contentType?: string;
@@ -65,7 +65,10 @@ function send(
   req.on('error', onError);
   if (opts.body === undefined) req.end();
   else {
-    const body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    const body =
+      typeof opts.body === 'string' || Buffer.isBuffer(opts.body)
+        ? opts.body
+        : JSON.stringify(opts.body);
     // node sends a DELETE body unframed unless its length is given.
     req.setHeader('content-length', Buffer.byteLength(body));
     req.end(body);

@@ -198,12 +198,15 @@ describe('FakeKubeApiServer discovery and health', () => {
     expect(info.gitVersion).toBe('v1.32.0-kube-rx-fake');
   });
 
-  it('/openapi/v2 and /openapi/v3 answer a 404 Status', async () => {
+  it('/openapi/v3 indexes the served group versions; one it does not serve is a 404 Status', async () => {
     server = await FakeKubeApiServer.start();
-    for (const path of ['/openapi/v2', '/openapi/v3']) {
-      const r = await get(server, path);
-      expect([r.status, r.json.kind, r.json.code]).toEqual([404, 'Status', 404]);
-    }
+    const index = await get(server, '/openapi/v3');
+    expect(index.status).toBe(200);
+    expect(Object.keys(index.json.paths)).toEqual(
+      expect.arrayContaining(['api/v1', 'apis/apps/v1', 'apis/rbac.authorization.k8s.io/v1']),
+    );
+    const r = await get(server, '/openapi/v3/apis/nothing.example.com/v1');
+    expect([r.status, r.json.kind, r.json.code]).toEqual([404, 'Status', 404]);
   });
 
   it('orders versions as Kubernetes does', () => {

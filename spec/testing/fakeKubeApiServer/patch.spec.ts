@@ -218,7 +218,7 @@ describe('FakeKubeApiServer PATCH', () => {
     expect(server.get(pods, 'default', 'a')).toEqual(smp.json);
   });
 
-  it('refuses: stale resourceVersion 409, strategic merge of a custom resource 415, server-side apply 415, failed test 422, renames 400, missing 404', async () => {
+  it('refuses: stale resourceVersion 409, strategic merge of a custom resource 415, server-side apply without a fieldManager 422, failed test 422, renames 400, missing 404', async () => {
     server = await FakeKubeApiServer.start();
     server.create(pods, pod('a', ''));
     const crontabs = server.defineResource({
@@ -235,7 +235,7 @@ describe('FakeKubeApiServer PATCH', () => {
     const cases: Array<[string, unknown, string, number, string]> = [
       [`${PODS}/a`, { metadata: { resourceVersion: '0' } }, MERGE, 409, 'Conflict'],
       [CT, { spec: { cronSpec: 'x' } }, STRATEGIC, 415, 'UnsupportedMediaType'],
-      [`${PODS}/a`, 'apiVersion: v1', 'application/apply-patch+yaml', 415, 'UnsupportedMediaType'],
+      [`${PODS}/a`, 'apiVersion: v1', 'application/apply-patch+yaml', 422, 'Invalid'],
       [`${PODS}/a`, { spec: {} }, 'application/json', 415, 'UnsupportedMediaType'],
       [`${PODS}/a`, [{ op: 'test', path: '/kind', value: 'Service' }], JSON_PATCH, 422, 'Invalid'],
       [`${PODS}/a`, { metadata: { name: 'b' } }, MERGE, 400, 'BadRequest'],

@@ -6,6 +6,8 @@ import { strategicMerge } from './strategicMerge.js';
 export const MERGE_PATCH = 'application/merge-patch+json';
 export const JSON_PATCH = 'application/json-patch+json';
 export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+/** Server-side apply (apply/applyRequest.ts answers it). */
+export const APPLY_PATCH = 'application/apply-patch+yaml';
 
 /** 415 for a patch type the server does not apply to this resource. */
 function unsupported(types: string[]): StatusError {
@@ -24,13 +26,14 @@ export function assertPatchType(type: string, strategic: Schema | undefined): vo
   if (type === STRATEGIC_MERGE_PATCH && strategic !== undefined) return;
   const accepted = [JSON_PATCH, MERGE_PATCH];
   if (strategic !== undefined) accepted.push(STRATEGIC_MERGE_PATCH);
+  accepted.push(APPLY_PATCH);
   throw unsupported(accepted);
 }
 
 /**
  * Applies a PATCH body of media type `type` to `current`: JSON merge patch, JSON patch, and
- * strategic merge patch when the resource has a schema (the built-in kinds); anything else
- * (server-side apply included) is 415, as for a custom resource.
+ * strategic merge patch when the resource has a schema (the built-in kinds); anything else is
+ * 415 (server-side apply is answered before this, by apply/applyRequest.ts).
  */
 export function applyPatch(
   type: string,

@@ -1,14 +1,18 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { applyPatchRequest } from './apply/applyRequest.js';
+import { mediaType } from './body.js';
 import { answerPreflight, corsHeaders } from './cors.js';
 import { handleDelete } from './deletes.js';
 import { discoveryDocument, healthText, VERSION_INFO } from './discovery.js';
 import type { RequestKind } from './faults.js';
+import { APPLY_PATCH } from './patch.js';
 import { parsePath } from './paths.js';
 import type { Route } from './paths.js';
 import { isGone, isHttp2, plainHeaders, withoutConnectionHeaders } from './protocol.js';
 import type { Reply, Request } from './protocol.js';
 import { isWatchQuery } from './query.js';
+import { answerOpenApi } from './openapi/serve.js';
 import { handleRead } from './reads.js';
 import type { ServerContext } from './serverContext.js';
 export type { ServerContext } from './serverContext.js';
@@ -124,6 +128,9 @@ function respond(
     }
     if (!authorized) throw new StatusError(statusBody(401, 'Unauthorized', 'Unauthorized'));
     if (route === undefined) {
+      if (method === 'GET' && answerOpenApi(res, path, ctx.types, headers, req.headers.accept)) {
+        return;
+      }
       const doc =
         method === 'GET' ? discoveryDocument(path, ctx.types, ctx.serverAddress()) : undefined;
       if (doc === undefined) {
@@ -166,6 +173,9 @@ function handleWrite(
       return replace(ctx, req, res, route, query, headers);
     case 'PATCH':
       if (route.kind !== 'object') break;
+      if (mediaType(req.headers['content-type']) === APPLY_PATCH) {
+        return applyPatchRequest(ctx, req, res, route, query, headers);
+      }
       return patch(ctx, req, res, route, query, headers);
   }
   return Promise.reject(methodNotAllowed());

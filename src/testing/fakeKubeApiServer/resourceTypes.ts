@@ -16,6 +16,8 @@ export interface ResourceType {
   /** A CRD's `additionalPrinterColumns`; empty for the built-in kinds. */
   printerColumns: PrinterColumn[];
   builtin: boolean;
+  /** A custom resource's openAPIV3Schema, when defined with one. */
+  schema?: Record<string, unknown>;
 }
 
 const KIND = /^[A-Z][A-Za-z0-9]{0,62}$/;
@@ -44,7 +46,15 @@ function validated(def: ResourceDefinition): ResourceType {
   for (const c of printerColumns) {
     if (!c.name || !COLUMN_TYPES.has(c.type) || !c.jsonPath?.startsWith('.')) bad('printerColumns');
   }
+  const { schema } = def;
+  if (
+    schema !== undefined &&
+    (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+  ) {
+    bad('schema');
+  }
   return {
+    ...(schema === undefined ? {} : { schema: structuredClone(schema) }),
     group,
     version: version!,
     plural,
@@ -116,7 +126,7 @@ export const CRDS: ResourceRef<unknown> = {
   plural: 'customresourcedefinitions',
 };
 
-/** The CustomResourceDefinition object a cluster would hold for `t` (schema: anything goes). */
+/** The CustomResourceDefinition object a cluster would hold for `t` (no schema: anything goes). */
 export function crdObject(t: ResourceType): {
   apiVersion: string;
   kind: string;
@@ -134,7 +144,9 @@ export function crdObject(t: ResourceType): {
     name: t.version,
     served: true,
     storage: true,
-    schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    schema: {
+      openAPIV3Schema: t.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
   };
   if (t.printerColumns.length > 0) version.additionalPrinterColumns = t.printerColumns;
   return {

@@ -1,4 +1,5 @@
 import type { V1Deployment } from '@kubernetes/client-node';
+import { checkWriteOptions, managerOf, trackUpdate } from './apply/track.js';
 import { mediaType, parseJson, parseObject, readBody } from './body.js';
 import { objectKey } from './objectStore.js';
 import type { Entry } from './objectStore.js';
@@ -58,6 +59,7 @@ function applyScale(
   prev: Entry,
   scale: unknown,
   dry: boolean,
+  manager: string,
 ): Scale {
   const s = scale as Partial<Scale> | null;
   const replicas = s?.spec?.replicas;
@@ -74,6 +76,7 @@ function applyScale(
   next.spec = { ...next.spec!, replicas };
   const rv = s?.metadata?.resourceVersion;
   next.metadata = { ...next.metadata, resourceVersion: typeof rv === 'string' ? rv : undefined };
+  trackUpdate(ctx, route.resource, prev.obj, next, manager, 'scale');
   const updated = commitUpdate(ctx, { ...route, subresource: undefined }, prev, next, dry);
   if (dry) return scaleOf({ ...prev, obj: updated });
   return scaleOf(
@@ -97,6 +100,7 @@ export async function handleScale(
   }
   if (method !== 'PUT' && method !== 'PATCH') throw methodNotAllowed();
   const body = await readBody(req);
+  checkWriteOptions(query, method === 'PUT' ? 'UpdateOptions' : 'PatchOptions');
   const prev = current(ctx, route);
   const dry = dryRun(query);
   let scale: unknown;
@@ -112,5 +116,5 @@ export async function handleScale(
     const type = mediaType(req.headers['content-type']);
     scale = applyPatch(type, scaleOf(prev), parseJson(body), {});
   }
-  sendJson(res, 200, applyScale(ctx, route, prev, scale, dry), headers);
+  sendJson(res, 200, applyScale(ctx, route, prev, scale, dry, managerOf(req, query)), headers);
 }

@@ -74,6 +74,12 @@ export interface ResourceDefinition {
   shortNames?: string[];
   /** Columns of `kubectl get` (a CRD's `additionalPrinterColumns`); Age is added after them. */
   printerColumns?: PrinterColumn[];
+  /**
+   * The resource's schema, as a CRD's `openAPIV3Schema` (`{ type: 'object', properties: ... }`):
+   * published in `/openapi/v3` (`kubectl explain`) and checked on writes for unknown fields.
+   * Without it the resource takes any fields (`x-kubernetes-preserve-unknown-fields`).
+   */
+  schema?: Record<string, unknown>;
 }
 
 /**

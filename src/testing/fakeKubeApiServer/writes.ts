@@ -3,9 +3,12 @@ import { jsonEqual } from './jsonEqual.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
 import { versionOf } from '../../objects/versionOf.js';
 import type { KubernetesObject } from '../../types.js';
-import { mediaType, parseJson, parseObject, readBody } from './body.js';
+import { mediaType, parseJson, readBody } from './body.js';
+import { checkUnknownFields } from './openapi/fieldValidation.js';
+import { parseRequestObject } from './protobuf/requestObject.js';
 import { objectKey } from './objectStore.js';
 import type { Entry, ObjectStore, ResourceStore } from './objectStore.js';
+import { checkWriteOptions, managerOf, trackUpdate } from './apply/track.js';
 import { applyPatch, assertPatchType } from './patch.js';
 import { schemaFor } from './patchSchemas.js';
 import type { Route } from './paths.js';
@@ -82,7 +85,12 @@ export function checkScope(ctx: WriteContext, route: ResourceRoute): ResourceTyp
 }
 
 /** The server's checks on a resource and an incoming object; fills kind/apiVersion/namespace. */
-function admit(ctx: WriteContext, route: ResourceRoute, obj: Obj, urlName?: string): ResourceStore {
+export function admit(
+  ctx: WriteContext,
+  route: ResourceRoute,
+  obj: Obj,
+  urlName?: string,
+): ResourceStore {
   const type = checkScope(ctx, route);
   const store = ctx.objects.resource(route.resource);
   const apiVersion = store.apiVersion;
@@ -120,7 +128,7 @@ function admit(ctx: WriteContext, route: ResourceRoute, obj: Obj, urlName?: stri
   return store;
 }
 
-function validName(store: ResourceStore, obj: Obj): string {
+export function validName(store: ResourceStore, obj: Obj): string {
   const meta = obj.metadata!;
   if ((meta.name === undefined || meta.name === '') && typeof meta.generateName === 'string') {
     let suffix = '';
@@ -167,10 +175,29 @@ export async function create(
   if (route.kind !== 'collection') throw methodNotAllowed();
   checkScope(ctx, route);
   const isDryRun = dryRun(query, 'CreateOptions');
-  const obj = parseObject(await readBody(req)) as Obj;
+  const obj = parseRequestObject(await readBody(req), req.headers['content-type']) as Obj;
+  checkWriteOptions(query, 'CreateOptions');
   const store = admit(ctx, route, obj);
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
-  const name = validName(store, obj);
+  checkUnknownFields(ctx.types, route.resource, store.kind, obj, query, headers);
+  validName(store, obj);
+  trackUpdate(ctx, route.resource, undefined, obj, managerOf(req, query));
+  const created = commitCreate(ctx, route, obj, isDryRun);
+  sendJson(res, 201, created, withWarnings(headers, created));
+}
+
+/**
+ * Stores a new, admitted and named object as a create does: 409 when it exists; uid, timestamp
+ * and generation set by the server.
+ */
+export function commitCreate(
+  ctx: WriteContext,
+  route: ResourceRoute,
+  obj: Obj,
+  isDryRun: boolean,
+): KubernetesObject {
+  const store = ctx.objects.resource(route.resource);
+  const name = obj.metadata!.name!;
   if (store.objects.has(objectKey(route.namespace, name))) {
     const { plural, group } = route.resource;
     const details = { name, kind: plural, ...(group !== '' ? { group } : {}) };
@@ -188,8 +215,7 @@ export async function create(
   // The pod strategy ignores a posted status: a new pod is Pending until a kubelet takes it.
   if (route.resource.group === '' && route.resource.plural === 'pods')
     obj.status = { phase: 'Pending' };
-  const created = isDryRun ? obj : ctx.objects.create(route.resource, obj);
-  sendJson(res, 201, created, withWarnings(headers, created));
+  return isDryRun ? obj : ctx.objects.create(route.resource, obj);
 }
 
 /**
@@ -261,10 +287,13 @@ export async function replace(
   headers: Record<string, string>,
 ): Promise<void> {
   const isDryRun = dryRun(query, 'UpdateOptions');
-  const obj = parseObject(await readBody(req)) as Obj;
+  const obj = parseRequestObject(await readBody(req), req.headers['content-type']) as Obj;
+  checkWriteOptions(query, 'UpdateOptions');
   const store = admit(ctx, route, obj, route.name);
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
+  checkUnknownFields(ctx.types, route.resource, store.kind, obj, query, headers);
   const prev = current(ctx, route);
+  trackUpdate(ctx, route.resource, prev.obj, obj, managerOf(req, query));
   const updated = commitUpdate(ctx, route, prev, obj, isDryRun);
   sendJson(res, 200, updated, withWarnings(headers, updated));
 }
@@ -288,6 +317,11 @@ export async function patch(
   assertPatchType(type, schema);
   const isDryRun = dryRun(query, 'PatchOptions');
   const body = parseJson(await readBody(req));
+  checkWriteOptions(query, 'PatchOptions');
+  const { kind } = ctx.objects.resource(route.resource);
+  // A patch's own fields are checked (a JSON patch's operations are not objects to check).
+  if (!Array.isArray(body))
+    checkUnknownFields(ctx.types, route.resource, kind, body, query, headers);
   const prev = current(ctx, route);
   const patched = applyPatch(type, prev.obj, body, schema);
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
@@ -296,6 +330,7 @@ export async function patch(
   const next = patched as Obj;
   const store = admit(ctx, route, next, route.name);
   decodeFinalizers(next, store.kind, versionOf(route.resource), 'patch');
+  trackUpdate(ctx, route.resource, prev.obj, next, managerOf(req, query));
   const updated = commitUpdate(ctx, route, prev, next, isDryRun);
   sendJson(res, 200, updated, withWarnings(headers, updated));
 }

@@ -221,5 +221,8 @@ export function withWarnings(
   headers: Record<string, string>,
   obj: KubernetesObject,
 ): Record<string, string> {
-  return { ...headers, ...warningHeaders(finalizerWarnings(obj)) };
+  const { Warning: warning } = warningHeaders(finalizerWarnings(obj));
+  if (warning === undefined) return headers;
+  // After the warnings of field validation, when there are some.
+  return { ...headers, Warning: headers.Warning ? `${headers.Warning}, ${warning}` : warning };
 }
