@@ -120,4 +120,26 @@ describe('createInformers', () => {
       ).toEqual(['ADDED 5', 'BOOKMARK 5']);
     }),
   );
+
+  it(
+    'tells onLifecycle which request each upstream event is about, besides resilience.onLifecycle',
+    marbles((m) => {
+      const told: string[] = [];
+      const resilienceTold: string[] = [];
+      const { informers } = marbleInformers(m, {
+        resilience: { random: () => 0.5, onLifecycle: (e) => resilienceTold.push(e.type) },
+        onLifecycle: (resource, e, options) =>
+          told.push(`${resource.plural} ${options.labelSelector ?? '*'} ${e.type}`),
+      });
+      during(m, informers.store(cluster, pods, { labelSelector: 'app=a' }), 0, 10);
+      during(m, informers.events(cluster, pods), 0, 10);
+      m.flush();
+      expect(told.filter((line) => line.endsWith('relist-end'))).toEqual([
+        'pods app=a relist-end',
+        'pods * relist-end',
+      ]);
+      // One callback for every request, and the resumer's own still told every step.
+      expect(resilienceTold).toEqual(told.map((line) => line.split(' ')[2]));
+    }),
+  );
 });

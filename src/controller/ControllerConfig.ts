@@ -3,6 +3,7 @@ import type { Informers } from '../operators/createInformers.js';
 import type { Indexers } from '../operators/index.js';
 import type { Store } from '../operators/store/Store.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchOptions } from '../types.js';
+import type { ResourceApi } from '../client/write/ResourceApiTypes.js';
 import type { Action } from './Action.js';
 import type { ReconcileQueueConfig } from './ReconcileQueueConfig.js';
 
@@ -36,10 +37,17 @@ export interface ControllerSource<T = KubernetesObject> {
 
 /**
  * What `reconcile` gets besides the object: its key (`namespace/name`), the run's abort signal
- * and attempt, and the controller's stores.
+ * and attempt, the controller's stores, and `api` to write with (read-your-own-writes).
  *
  * @example
  * reconcile: async (object, { key, signal }) => (object ? ensure(object, signal) : cleanUp(key));
+ *
+ * @example
+ * reconcile: async (deployment, { stores, api }) => {
+ *   if (!deployment || stores.get(configmaps)?.get('shop', 'web-config')) return;
+ *   // Created once: the next run of this key waits until the configmaps store has it.
+ *   await api(configmaps).create({ metadata: { name: 'web-config', namespace: 'shop' } });
+ * };
  */
 export interface ControllerContext {
   /** The primary object's key (`namespace/name`). */
@@ -50,6 +58,18 @@ export interface ControllerContext {
   attempt: number;
   /** The synced stores of every source, with their indexes. */
   stores: ControllerStores;
+  /**
+   * `resourceApi(cluster, resource)` on the controller's cluster, whose every successful write
+   * (create, replace, patch, apply, delete, `status.*`, `scale.*`; not `dryRun`) is remembered
+   * for this key: the key's next run starts only once each written object is seen by the
+   * controller's store of its resource (`for`, `owns` or `watches`), or after
+   * `expectationTimeoutMs` (that run's report then says `staleRead`). Seen means the store holds
+   * the object at the resourceVersion the write returned, or an event of the object arrived
+   * after the write returned (resourceVersions are opaque: no ordering), or, for a delete, the
+   * object is gone. A write to a resource the controller does not watch, or that lands only in
+   * stores with a label or field selector, waits for nothing.
+   */
+  api<U>(resource: ResourceRef<U>): ResourceApi<U>;
 }
 
 /**
@@ -90,4 +110,10 @@ export interface ControllerConfig<
   onLifecycle?: (resource: ResourceRef<any>, event: LifecycleEvent) => void;
   /** Called once, when every store is synced (readiness probes). */
   onSynced?: () => void;
+  /**
+   * How long a key's next run waits, at most, for the writes of its previous runs (through
+   * `ctx.api`) to reach the stores, from its latest write (default 30 000 ms). The run that
+   * starts when it runs out reports `staleRead: true`.
+   */
+  expectationTimeoutMs?: number;
 }

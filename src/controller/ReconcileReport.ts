@@ -19,6 +19,11 @@ export interface ReconcileReport {
   durationMs: number;
   /** When the key runs again (requeue or backoff), from the end of this run. */
   nextRunInMs?: number;
+  /**
+   * `controller` only: this run started after waiting out `expectationTimeoutMs` for the writes
+   * of the key's previous runs to reach its stores, so it may have read a store without them.
+   */
+  staleRead?: boolean;
 }
 
 /** The queue's counts after each change, for metrics (`config.onQueue`). */
@@ -27,7 +32,10 @@ export interface QueueState {
   depth: number;
   /** Runs in flight. */
   running: number;
-  /** Keys waiting for a time: backoff, requeue or debounce. */
+  /**
+   * Keys waiting for a time (backoff, requeue or debounce), and, in a `controller`, ready keys
+   * waiting for the writes of their previous run to reach the stores.
+   */
   waiting: number;
   /** Triggers taken since the queue started, coalesced ones included (`workqueue_adds_total`). */
   adds: number;

@@ -1,28 +1,29 @@
-import { versionOf } from '../objects/versionOf.js';
+import type { Observable } from 'rxjs';
 import {
   asyncScheduler,
-  Observable,
-  defer,
   EMPTY,
-  filter,
-  map,
+  Subject,
+  defer,
+  finalize,
   merge,
   mergeMap,
   retry,
   timer,
-  type ObservableInput,
-  type SchedulerLike,
 } from 'rxjs';
-import { changedBy } from '../operators/changedBy.js';
-import { createInformers, type Informers } from '../operators/createInformers.js';
+import { createInformers } from '../operators/createInformers.js';
 import type { Store } from '../operators/store/Store.js';
 import { apiVersionOf } from '../objects/resources.js';
 import { defaultKey, namespacedKey } from '../objects/defaultKey.js';
+import { resourceIdentity } from '../objects/resourceIdentity.js';
+import { structuralKey } from '../objects/structuralKey.js';
 import { backoffDelay } from '../operators/resume/backoffDelay.js';
-import type { KubernetesObject, ResourceRef, WatchEvent } from '../types.js';
+import type { KubernetesObject, ResourceRef } from '../types.js';
 import type { ControllerConfig, ControllerSource, ControllerStores } from './ControllerConfig.js';
-import { reconcileQueue } from './reconcileQueue.js';
+import { gatedReconcileQueue } from './reconcileQueue.js';
+import { Expectations } from './expectations/Expectations.js';
+import { writesOf } from './expectations/writesOf.js';
 import type { ReconcileReport } from './ReconcileReport.js';
+import { watchedStore, type WatchedStoreConfig } from './watchedStore.js';
 
 /** What a MODIFIED primary must change to trigger a run, by default. */
 function defaultTriggerOn(object: KubernetesObject): unknown {
@@ -47,8 +48,14 @@ function defaultTriggerOn(object: KubernetesObject): unknown {
  * - A MODIFIED primary triggers only when `triggerOn(object)` changed (status churn does not);
  *   ADDED and DELETED always do. A change to an owned object triggers the primary named by
  *   its controller ownerReference; a change to a watched object triggers what `map` returns.
+ * - The store before the trigger: each watched resource is one subscription that folds an
+ *   event into its store, then hands on the keys it triggers (`watchedStore`), so a run never
+ *   reads a store older than the event that triggered it.
+ * - Read your own writes: `ctx.api(resource)` writes through `resourceApi`; the key's next run
+ *   waits until its stores show each write (or `expectationTimeoutMs`, reported `staleRead`).
  * - Watches are shared through `informers` (given, or its own) and never end the controller:
- *   its own resume with `onRefused: 'retry'`; a shared one that fails is subscribed again.
+ *   its own resume with `onRefused: 'retry'`; a shared one that fails is subscribed again
+ *   (runs read the old store until the new one has synced).
  *
  * ```
  * deployments:  -A----M(status)--M(spec)---D--
@@ -60,10 +67,12 @@ function defaultTriggerOn(object: KubernetesObject): unknown {
  * controller({
  *   cluster: kc,
  *   for: { resource: deployments },
- *   owns: [{ resource: replicasets }],
- *   reconcile: async (deployment, { key }) => {
+ *   owns: [{ resource: replicasets, indexes: { byOwner: ownerIndex } }],
+ *   reconcile: async (deployment, { stores, api }) => {
  *     if (!deployment) return; // deleted: owned objects go with it
- *     await ensureReplicaSet(deployment);
+ *     const owned = stores.get(replicasets)?.byIndex('byOwner', deployment.metadata!.uid!) ?? [];
+ *     // Created once: the next run waits until the replicasets store holds it.
+ *     if (owned.length === 0) await api(replicasets).create(replicaSetFor(deployment));
  *   },
  * }).subscribe((report) => report.outcome === 'error' && console.error(report));
  */
@@ -81,22 +90,39 @@ export function controller<T extends KubernetesObject>(
     triggerOn = defaultTriggerOn as (object: T) => unknown,
     onLifecycle,
     onSynced,
+    expectationTimeoutMs = 30_000,
     ...queueConfig
   } = config;
   const scheduler = queueConfig.scheduler ?? asyncScheduler;
   const random = queueConfig.random ?? Math.random;
   return defer(() => {
+    const informers =
+      shared ??
+      createInformers({
+        scheduler,
+        // 401/403/404 retried for ever: RBAC and CRDs often come after the controller.
+        resilience: { onRefused: 'retry' },
+        onLifecycle: onLifecycle && ((resource, event) => onLifecycle(resource, event)),
+      });
     const sources: ControllerSource<any>[] = [primary, ...owns, ...watches];
-    const informerOf = informersFor(shared, scheduler, onLifecycle);
+    const identities = sources.map((source) => resourceIdentity(source.resource));
+    // The latest synced store of each source, published before any key its event triggers.
     const latest: Array<Store<any, string> | undefined> = sources.map(() => undefined);
     let synced = false;
     const stores: ControllerStores = {
       get: <U>(resource: ResourceRef<U>) => {
-        const index = sources.findIndex((source) => sameResource(source.resource, resource));
+        let index = sources.findIndex((source) => source.resource === resource);
+        if (index < 0) index = identities.indexOf(resourceIdentity(resource));
         return latest[index] as Store<U, string> | undefined;
       },
     };
-    const primaryStore = () => latest[0] as Store<T, string>;
+    const primaryStore = () => latest[0] as Store<T, string> | undefined;
+    const expectations = new Expectations(expectationTimeoutMs, scheduler, (index, objectKey) =>
+      latest[index]?.get(objectKey),
+    );
+    const api = writesOf(cluster, sources, expectations);
+    // Every primary key once, when the last store syncs.
+    const syncKeys = new Subject<string>();
 
     const forever = <V>(source: Observable<V>) =>
       source.pipe(
@@ -108,146 +134,85 @@ export function controller<T extends KubernetesObject>(
         }),
       );
 
-    // Every store, kept as its latest snapshot; when all are synced, every primary key once.
-    const storeKeys = merge(
-      ...sources.map((source, index) =>
-        forever(
-          informerOf(source).store(cluster, source.resource, source.options ?? {}, {
-            indexes: source.indexes,
-          }),
-        ).pipe(
-          mergeMap((store) => {
-            latest[index] = store as Store<any, string>;
-            if (synced || !latest.every((s) => s?.synced)) return EMPTY;
-            synced = true;
-            onSynced?.();
-            return keysOf(primaryStore());
-          }),
-        ),
-      ),
-    );
-    const events = (source: ControllerSource<any>) =>
-      forever(informerOf(source).events(cluster, source.resource, source.options ?? {})).pipe(
-        filter(
-          (event): event is Extract<WatchEvent<any>, { object: unknown }> =>
-            event.type !== 'BOOKMARK' && event.type !== 'ERROR',
-        ),
+    const watched = <U extends KubernetesObject>(
+      index: number,
+      keysOfObject: (object: U) => readonly string[],
+      keysOfEvent: WatchedStoreConfig<U>['keysOf'] = (event) => keysOfObject(event.object),
+    ) => {
+      const source = sources[index] as ControllerSource<U>;
+      return forever(
+        watchedStore<U>(informers.events(cluster, source.resource, source.options ?? {}), {
+          indexes: source.indexes,
+          publish: (store) => {
+            latest[index] = store;
+            if (synced) return true;
+            if (latest.every((s) => s !== undefined)) {
+              synced = true;
+              onSynced?.();
+              for (const key of keysOf(primaryStore()!)) syncKeys.next(key);
+            }
+            return false;
+          },
+          observe: (event) => {
+            if (expectations.waiting) {
+              const { object } = event;
+              expectations.observe(index, defaultKey(object), object, event.type === 'DELETED');
+            }
+          },
+          keysOf: keysOfEvent,
+          keysOfObject,
+        }),
       );
-    const primaryKeys = events(primary).pipe(
-      changedBy(triggerOn as (object: unknown) => unknown),
-      map((event) => defaultKey(event.object)),
-    );
+    };
+
     const primaryApiVersion = apiVersionOf(primary.resource);
-    const ownedKeys = owns.map((source) =>
-      events(source).pipe(
-        mergeMap((event) => ownerKeys(event.object, primaryApiVersion, primaryStore())),
-      ),
+    const primaryKeys = watched<T>(
+      0,
+      (object) => [defaultKey(object)],
+      // A MODIFIED primary triggers only when what `triggerOn` selects changed since the object
+      // the store held: status churn does not run it again.
+      (event, before) => {
+        const key = defaultKey(event.object);
+        if (event.type !== 'MODIFIED') return [key];
+        const previous = before.get(key);
+        if (previous === undefined) return [key];
+        const changed =
+          structuralKey(triggerOn(previous)) !== structuralKey(triggerOn(event.object));
+        return changed ? [key] : [];
+      },
     );
-    const watchedKeys = watches.map((source) =>
-      events(source).pipe(
-        mergeMap((event) => source.map(event.object, stores) as ObservableInput<string>),
-      ),
+    const ownedKeys = owns.map((_, i) =>
+      watched(1 + i, (object) => ownerKeys(object, primaryApiVersion, primaryStore())),
+    );
+    const watchedKeys = watches.map((source, i) =>
+      watched(1 + owns.length + i, (object) => source.map(object, stores)),
     );
     const resync =
       resyncMs !== undefined && resyncMs > 0
-        ? timer(resyncMs, resyncMs, scheduler).pipe(mergeMap(() => keysOf(primaryStore())))
+        ? timer(resyncMs, resyncMs, scheduler).pipe(
+            mergeMap(() => (synced ? keysOf(primaryStore()!) : [])),
+          )
         : EMPTY;
-    // Nothing runs before every store is synced (the sync then triggers every primary key).
-    // Events reach the stores and these triggers in no set order: a microtask later, the store a
-    // run reads holds the change that triggered it, and a key triggered by several events of one
-    // chunk (MODIFIED then DELETED) is triggered once, not once more after the run they started.
-    const triggers = merge(primaryKeys, ...ownedKeys, ...watchedKeys, resync).pipe(
-      filter(() => synced),
-      coalesceInMicrotask,
-    );
 
-    return merge(storeKeys, triggers).pipe(
-      reconcileQueue(
+    return merge(syncKeys, primaryKeys, ...ownedKeys, ...watchedKeys, resync).pipe(
+      gatedReconcileQueue(
         // `signal` is forwarded, not read: a run makes its AbortController only when asked.
         (key, run) =>
-          reconcile(primaryStore().get(key), {
+          reconcile(primaryStore()!.get(key), {
             key,
             get signal() {
               return run.signal;
             },
             attempt: run.attempt,
             stores,
+            api: (resource) => api(key, resource),
           }),
         queueConfig,
+        expectations,
       ),
+      finalize(() => expectations.close()),
     );
   });
-}
-
-/** The keys that arrived since the last microtask, each once, a microtask later. */
-function coalesceInMicrotask(keys: Observable<string>): Observable<string> {
-  return new Observable<string>((subscriber) => {
-    let pending = new Set<string>();
-    let closed = false;
-    const flush = () => {
-      const batch = pending;
-      pending = new Set();
-      for (const key of batch) if (!closed) subscriber.next(key);
-    };
-    const subscription = keys.subscribe({
-      next: (key) => {
-        if (pending.size === 0) queueMicrotask(flush);
-        pending.add(key);
-      },
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => queueMicrotask(() => (flush(), subscriber.complete())),
-    });
-    return () => {
-      closed = true;
-      subscription.unsubscribe();
-    };
-  });
-}
-
-/** The informers a source is watched through: the given ones, or its own per request. */
-function informersFor(
-  shared: Informers | undefined,
-  scheduler: SchedulerLike,
-  onLifecycle: ControllerConfig['onLifecycle'],
-): (source: ControllerSource<any>) => Informers {
-  if (shared) return () => shared;
-  const own = new Map<string, Informers>();
-  return (source) => {
-    const { group, plural } = source.resource;
-    const { namespace, labelSelector, fieldSelector } = source.options ?? {};
-    const identity = JSON.stringify([
-      group,
-      versionOf(source.resource),
-      plural,
-      source.resource.shape,
-      namespace,
-      labelSelector,
-      fieldSelector,
-    ]);
-    let informers = own.get(identity);
-    if (!informers) {
-      informers = createInformers({
-        scheduler,
-        resilience: {
-          // 401/403/404 retried for ever: RBAC and CRDs often come after the controller.
-          onRefused: 'retry',
-          onLifecycle: onLifecycle && ((event) => onLifecycle(source.resource, event)),
-        },
-      });
-      own.set(identity, informers);
-    }
-    return informers;
-  };
-}
-
-function sameResource(a: ResourceRef<unknown>, b: ResourceRef<unknown>): boolean {
-  return (
-    a === b ||
-    (a.group === b.group &&
-      versionOf(a) === versionOf(b) &&
-      a.plural === b.plural &&
-      (a.shape ?? 'object') === (b.shape ?? 'object'))
-  );
 }
 
 function keysOf(store: Store<KubernetesObject, string>): string[] {

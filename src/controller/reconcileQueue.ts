@@ -3,6 +3,7 @@ import { ReconcileLoop } from './queue/ReconcileLoop.js';
 import { TokenBucket } from './queue/TokenBucket.js';
 import type { Reconcile, ReconcileQueueConfig } from './ReconcileQueueConfig.js';
 import type { ReconcileReport } from './ReconcileReport.js';
+import type { RunGate } from './queue/RunGate.js';
 
 /**
  * The work queue between triggers and the code that acts, as client-go's `workqueue` and
@@ -49,6 +50,21 @@ export function reconcileQueue(
   reconcile: Reconcile,
   config: ReconcileQueueConfig = {},
 ): OperatorFunction<string, ReconcileReport> {
+  return gatedReconcileQueue(reconcile, config, undefined);
+}
+
+/**
+ * `reconcileQueue` whose ready keys a {@link RunGate} may hold back before they start: what
+ * `controller` runs its reconciles through (read-your-own-writes). Not a public export.
+ *
+ * @example
+ * keys$.pipe(gatedReconcileQueue(reconcile, config, expectations));
+ */
+export function gatedReconcileQueue(
+  reconcile: Reconcile,
+  config: ReconcileQueueConfig,
+  gate: RunGate | undefined,
+): OperatorFunction<string, ReconcileReport> {
   const {
     concurrency = 1,
     backoff = {},
@@ -88,6 +104,7 @@ export function reconcileQueue(
           onQueue,
           scheduler,
           random,
+          gate,
         },
         subscriber,
       );

@@ -1,9 +1,10 @@
-import { versionOf } from '../objects/versionOf.js';
+import { resourceIdentity } from '../objects/resourceIdentity.js';
 import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import { SharedWatch } from './share/SharedWatch.js';
 import type { Indexers } from './store/IndexedObjects.js';
+import type { LifecycleEvent } from './resume/LifecycleEvent.js';
 import { resilientWatch, type ResilientWatchConfig } from './resilientWatch.js';
 import { toStore, type Store, type ToStoreConfig } from './toStore.js';
 
@@ -26,6 +27,13 @@ export interface InformersConfig {
    * `key`, which stays the default (`namespace/name`) as upstreams are shared by stores of any key.
    */
   resilience?: Omit<ResilientWatchConfig, 'scheduler' | 'key'>;
+  /**
+   * Each upstream's lifecycle (connecting, backoff, relist...), told with the request it belongs
+   * to, so one callback serves every resource: what a controller's metrics and logs need, with
+   * no registry of its own on top of this one. Called besides `resilience.onLifecycle`; an
+   * upstream shared by identical requests is told with the request that opened it.
+   */
+  onLifecycle?: (resource: ResourceRef<any>, event: LifecycleEvent, options: WatchOptions) => void;
   /**
    * How a request becomes a watch source (default `fromWatch`, through `resilientWatch`): a seam
    * for tests (a marble source) and for wrapping requests. It is called once per upstream, and
@@ -100,9 +108,13 @@ export interface Informers {
  * pods$.subscribe((s) => renderReplicaSet(s.byIndex('byOwner', rsUid))); // one watch for both
  * pods$.subscribe((s) => renderCount(s.size));
  * informers.events(kc, pods).pipe(ofEventType('DELETED')).subscribe(logDeletion); // same watch
+ *
+ * @example
+ * // One callback for every upstream, told which request each event is about.
+ * createInformers({ onLifecycle: (resource, e) => log(`${resource.plural}: ${e.type}`) });
  */
 export function createInformers(config: InformersConfig = {}): Informers {
-  const { linger = 0, scheduler = asyncScheduler, resilience = {}, source } = config;
+  const { linger = 0, scheduler = asyncScheduler, resilience = {}, source, onLifecycle } = config;
   // Per cluster object (weakly, so a dropped cluster frees its entries), per request identity.
   const byCluster = new WeakMap<Cluster, Map<string, SharedWatch>>();
   let size = 0;
@@ -119,6 +131,7 @@ export function createInformers(config: InformersConfig = {}): Informers {
           ...resilience,
           scheduler,
           ...(source && { source }),
+          ...(onLifecycle && { onLifecycle: lifecycleOf(resource, options) }),
         }),
       );
       const created = new SharedWatch(upstream, linger, scheduler, () => {
@@ -130,6 +143,13 @@ export function createInformers(config: InformersConfig = {}): Informers {
     }
     return shared;
   };
+
+  // The request's own callback, with `resilience.onLifecycle` still told first.
+  const lifecycleOf =
+    (resource: ResourceRef<any>, options: WatchOptions) => (event: LifecycleEvent) => {
+      resilience.onLifecycle?.(event);
+      onLifecycle?.(resource, event, options);
+    };
 
   return {
     get size() {
@@ -161,14 +181,9 @@ export function createInformers(config: InformersConfig = {}): Informers {
 
 /** The request fields that make two requests the same watch. */
 function requestIdentity(resource: ResourceRef<any>, options: WatchOptions): string {
-  const { group, plural } = resource;
-  const shape = (resource as { shape?: string }).shape ?? 'object';
   const { namespace, labelSelector, fieldSelector } = options;
   return JSON.stringify([
-    group,
-    versionOf(resource),
-    plural,
-    shape,
+    resourceIdentity(resource),
     namespace ?? null,
     labelSelector ?? null,
     fieldSelector ?? null,

@@ -96,6 +96,21 @@ describe('FakeKubeApiServer faults', () => {
     w.close();
   });
 
+  it('stall(ms, { path }) stalls the next watch on that path only, another path streams', async () => {
+    server.faults.stall(1000, { path: '/api/v1/namespaces/default/pods' });
+    const other = watch(server, '/api/v1/namespaces/other/pods');
+    const stalled = watch(server, '/api/v1/namespaces/default/pods');
+    server.create(pods, pod('d', '0'));
+    server.create(pods, pod('e', '0', { metadata: { namespace: 'other' } }));
+    // The watch of another path took no stall: its events come at once.
+    expect((await other.waitForEvents(1)).map((e) => e.object.metadata.name)).toEqual(['e']);
+    expect(stalled.raw).toBe('');
+    const events = await stalled.waitForEvents(4);
+    expect(events.map((e) => e.object.metadata.name)).toContain('d');
+    other.close();
+    stalled.close();
+  });
+
   it('fail(status) answers the next request(s) with a Status and Retry-After', async () => {
     server.faults.fail(429, { times: 2, retryAfterSeconds: 3 });
     for (let i = 0; i < 2; i++) {

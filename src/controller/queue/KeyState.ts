@@ -6,6 +6,8 @@ export const WAITING = 1;
 export const READY = 2;
 /** A key whose run is in flight. */
 export const RUNNING = 3;
+/** A ready key its RunGate holds back (read-your-own-writes): it waits for the gate to open. */
+export const HELD = 4;
 
 /** What a run in flight needs to be cancelled from outside (unsubscribe, drain timeout). */
 export interface Cancellable {
@@ -18,7 +20,7 @@ export interface Cancellable {
  * a small integer (V8 keeps it in the object, no boxed double per update).
  */
 export class KeyState {
-  /** IDLE, WAITING, READY or RUNNING. */
+  /** IDLE, WAITING, READY, RUNNING or HELD. */
   phase = IDLE;
   /** Triggered while running: runs once more after this run ends. */
   dirty = false;

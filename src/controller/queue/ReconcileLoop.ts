@@ -3,9 +3,10 @@ import type { Action } from '../Action.js';
 import type { Reconcile } from '../ReconcileQueueConfig.js';
 import type { QueueState, ReconcileReport } from '../ReconcileReport.js';
 import { KeyHeap } from './KeyHeap.js';
-import { IDLE, KeyState, READY, RUNNING, WAITING } from './KeyState.js';
+import { HELD, IDLE, KeyState, READY, RUNNING, WAITING } from './KeyState.js';
 import { afterFailure, afterSuccess, type RetrySettings } from './outcome.js';
 import { Run, type RunOwner } from './Run.js';
+import type { RunGate } from './RunGate.js';
 import type { TokenBucket } from './TokenBucket.js';
 
 /** `reconcileQueue`'s configuration with every default filled in. */
@@ -16,6 +17,8 @@ export interface LoopSettings extends RetrySettings {
   drainTimeoutMs: number;
   onQueue: ((state: QueueState) => void) | undefined;
   scheduler: SchedulerLike;
+  /** Holds ready keys back before they start (the controller's read-your-own-writes). */
+  gate?: RunGate | undefined;
 }
 
 /** A timer delay past this would overflow Node's timers (they would fire at once). */
@@ -26,7 +29,8 @@ const KEEP_IDLE = 4096;
 /**
  * The state machine behind one subscription of `reconcileQueue`: one slot per key in a Map, a
  * heap of ready keys (oldest first), a heap of keys waiting for a time, and a single scheduler
- * action for the earliest of those times (or the token bucket's next token).
+ * action for the earliest of those times (or the token bucket's next token). A ready key its
+ * `gate` blocks leaves the ready heap (HELD) until the gate names it again.
  *
  * Slots are never deleted from the Map one by one: V8 keeps the hash tables a delete-then-add
  * Map replaces in old space, and what they reference gets promoted (DESIGN, Known traps). A slot
@@ -41,6 +45,8 @@ export class ReconcileLoop implements RunOwner {
   private readonly ready = new KeyHeap();
   private readonly timers = new KeyHeap();
   private running = 0;
+  /** Ready keys the gate holds back. */
+  private held = 0;
   private adds = 0;
   private seq = 0;
   private readonly t0: number;
@@ -58,6 +64,7 @@ export class ReconcileLoop implements RunOwner {
     private readonly out: Subscriber<ReconcileReport>,
   ) {
     this.t0 = settings.scheduler.now();
+    settings.gate?.listen((key) => this.opened(key));
   }
 
   /** The queue's clock: whole milliseconds since it started. */
@@ -76,7 +83,7 @@ export class ReconcileLoop implements RunOwner {
       this.idle--;
     }
     if (state.phase === RUNNING) state.dirty = true;
-    else if (state.phase !== READY) this.triggered(state, this.now());
+    else if (state.phase !== READY && state.phase !== HELD) this.triggered(state, this.now());
     this.changed();
     this.pump();
     this.arm();
@@ -95,6 +102,7 @@ export class ReconcileLoop implements RunOwner {
     this.cancelTimer();
     this.ready.clear();
     this.timers.clear();
+    this.held = 0;
     this.changed();
     if (this.running === 0) {
       this.out.complete();
@@ -154,6 +162,7 @@ export class ReconcileLoop implements RunOwner {
     };
     if (failed) report.error = error;
     if (next >= 0) report.nextRunInMs = next - now;
+    if (run.staleRead) report.staleRead = true;
     this.changed();
     this.out.next(report);
     if (this.stopping) {
@@ -213,8 +222,15 @@ export class ReconcileLoop implements RunOwner {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      const { concurrency, bucket } = this.settings;
+      const { concurrency, bucket, gate } = this.settings;
       while (!this.stopping && !this.closed && this.running < concurrency && this.ready.size > 0) {
+        // Asked before a token is taken: a held key costs no token and no worker.
+        if (gate !== undefined && gate.blocked((this.ready.peek() as KeyState).key)) {
+          (this.ready.pop() as KeyState).phase = HELD;
+          this.held++;
+          this.changed();
+          continue;
+        }
         const now = this.now();
         if (bucket !== undefined && !bucket.take(now)) break;
         this.start(this.ready.pop() as KeyState, now);
@@ -228,9 +244,23 @@ export class ReconcileLoop implements RunOwner {
     state.phase = RUNNING;
     this.running++;
     const run = new Run(this, state, state.failures + 1, now, now - state.at);
+    if (this.settings.gate?.takeStale(state.key)) run.staleRead = true;
     state.run = run;
     this.changed();
     run.begin(this.reconcile);
+  }
+
+  /** The gate of `key` opened: a held key is ready again, in the place it had. */
+  private opened(key: string): void {
+    if (this.closed || this.stopping) return;
+    const state = this.states.get(key);
+    if (state === undefined || state.phase !== HELD) return;
+    this.held--;
+    state.phase = READY;
+    this.ready.push(state);
+    this.changed();
+    this.pump();
+    this.arm();
   }
 
   private onTimer(): void {
@@ -278,7 +308,8 @@ export class ReconcileLoop implements RunOwner {
 
   private completeIfDone(): void {
     if (!this.inputDone || this.closed || this.stopping) return;
-    if (this.running === 0 && this.ready.size === 0 && this.timers.size === 0) this.out.complete();
+    if (this.running === 0 && this.ready.size === 0 && this.timers.size === 0 && this.held === 0)
+      this.out.complete();
   }
 
   private changed(): void {
@@ -287,7 +318,7 @@ export class ReconcileLoop implements RunOwner {
     onQueue({
       depth: this.ready.size,
       running: this.running,
-      waiting: this.timers.size,
+      waiting: this.timers.size + this.held,
       adds: this.adds,
     });
   }

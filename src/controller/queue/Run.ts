@@ -19,6 +19,8 @@ export class Run implements ReconcileContext, Cancellable {
   private controller: AbortController | undefined;
   private subscription: Subscription | undefined;
   private settled = false;
+  /** Its key's gate timed out before it started: it may read a store without its writes. */
+  staleRead = false;
 
   constructor(
     private readonly owner: RunOwner,

@@ -31,6 +31,16 @@ function nonNegative(name: string, n: number): number {
   return n;
 }
 
+function checkedPath(fault: string, path: string): string {
+  if (!path.startsWith('/')) throw new RangeError(`${fault}() path must start with /: ${path}`);
+  return path;
+}
+
+/** No path armed: any; ending in `/`: any path below it; else that path exactly. */
+function pathMatches(armed: string | undefined, path: string): boolean {
+  return armed === undefined || (armed.endsWith('/') ? path.startsWith(armed) : path === armed);
+}
+
 /** Takes one use of the first entry of `queue` (that satisfies `accept`). */
 function take<T>(queue: Counted<T>[], accept: (v: T) => boolean = () => true): T | undefined {
   const i = queue.findIndex((c) => accept(c.value));
@@ -45,7 +55,7 @@ function take<T>(queue: Counted<T>[], accept: (v: T) => boolean = () => true): T
 export class FaultInjector implements FakeServerFaults {
   private drops: Counted<number>[] = [];
   private cuts: Counted<number>[] = [];
-  private stalls: Counted<number>[] = [];
+  private stalls: Counted<{ ms: number; path?: string }>[] = [];
   private fails: Counted<ArmedFailure>[] = [];
   private delays: Counted<number>[] = [];
   private closes: Counted<true>[] = [];
@@ -58,8 +68,10 @@ export class FaultInjector implements FakeServerFaults {
     this.cuts.push({ value: nonNegative('afterEvents', opts?.afterEvents ?? 0), remaining: 1 });
   }
 
-  stall(ms: number): void {
-    this.stalls.push({ value: nonNegative('ms', ms), remaining: 1 });
+  stall(ms: number, opts: { path?: string } = {}): void {
+    const value: { ms: number; path?: string } = { ms: nonNegative('ms', ms) };
+    if (opts.path !== undefined) value.path = checkedPath('stall', opts.path);
+    this.stalls.push({ value, remaining: 1 });
   }
 
   fail(status: number, opts: FailOptions = {}): void {
@@ -70,11 +82,7 @@ export class FaultInjector implements FakeServerFaults {
     if (opts.retryAfterSeconds !== undefined) value.retryAfterSeconds = opts.retryAfterSeconds;
     if (opts.reason !== undefined) value.reason = opts.reason;
     if (opts.message !== undefined) value.message = opts.message;
-    if (opts.path !== undefined) {
-      if (!opts.path.startsWith('/'))
-        throw new RangeError(`fail() path must start with /: ${opts.path}`);
-      value.path = opts.path;
-    }
+    if (opts.path !== undefined) value.path = checkedPath('fail', opts.path);
     this.fails.push({ value, remaining: times(opts) });
   }
 
@@ -104,19 +112,16 @@ export class FaultInjector implements FakeServerFaults {
   takeFailure(kind: RequestKind, path: string): ArmedFailure | undefined {
     return take(
       this.fails,
-      (f) =>
-        (f.match === 'any' || f.match === kind) &&
-        (f.path === undefined ||
-          (f.path.endsWith('/') ? path.startsWith(f.path) : path === f.path)),
+      (f) => (f.match === 'any' || f.match === kind) && pathMatches(f.path, path),
     );
   }
 
-  /** The faults of the next watch connection that streams. */
-  takeWatchPlan(): WatchFaultPlan {
+  /** The faults of the next watch connection that streams (on `path`). */
+  takeWatchPlan(path = ''): WatchFaultPlan {
     const plan: WatchFaultPlan = {};
     const drop = take(this.drops);
     const cut = take(this.cuts);
-    const stall = take(this.stalls);
+    const stall = take(this.stalls, (s) => pathMatches(s.path, path))?.ms;
     if (drop !== undefined) plan.dropAfter = drop;
     if (cut !== undefined) plan.cutAfter = cut;
     if (stall !== undefined) plan.stallMs = stall;

@@ -6,6 +6,7 @@ import { sendJson } from './send.js';
 import { objectBody, watchShape } from './shapes.js';
 import { objectKey } from './objectStore.js';
 import type { Route } from './paths.js';
+import { describeResourcePath } from '../../objects/resourcePath.js';
 import { parseLogQuery } from './podLogs.js';
 import type { Reply } from './protocol.js';
 import { parseCollectionQuery } from './query.js';
@@ -55,7 +56,8 @@ export function handleRead(
     const watch = new ServedWatch(res, ctx.objects, store, q, {
       bookmarkIntervalMs: ctx.bookmarkIntervalMs,
       headers,
-      takePlan: () => ctx.faults.takeWatchPlan(),
+      takePlan: () =>
+        ctx.faults.takeWatchPlan(describeResourcePath(route.resource, route.namespace)),
       onClose: (w) => ctx.watches.delete(w),
       shape: watchShape(shape, columns),
     });

@@ -255,8 +255,12 @@ export interface FakeServerFaults {
   dropAfter(events: number, opts?: { times?: number }): void;
   /** The next watch writes the first half of the bytes of an event line, then is cut. */
   cutLine(opts?: { afterEvents?: number }): void;
-  /** The next watch sends its headers, then nothing at all (no bookmarks) for `ms`, then goes on. */
-  stall(ms: number): void;
+  /**
+   * The next watch (on `opts.path`: that collection path, or any below it when it ends in `/`)
+   * sends its headers, then nothing at all (no bookmarks) for `ms`, then goes on: the events
+   * of that time arrive late, in order.
+   */
+  stall(ms: number, opts?: { path?: string }): void;
   /**
    * The next request(s) are answered with `status` and a Kubernetes Status body (before
    * authentication is checked, as a proxy or an overloaded server would).
