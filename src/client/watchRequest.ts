@@ -2,6 +2,7 @@ import { WatchError } from '../WatchError.js';
 import type { ResourceRef, WatchOptions } from '../types.js';
 import { resourcePath } from '../objects/resourcePath.js';
 import { isLineBound } from './lineFramer.js';
+import { requestArgumentsError } from '../objects/argumentChecks.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [
@@ -26,6 +27,9 @@ export function watchRequest(
   resource: ResourceRef<unknown>,
   options: WatchOptions,
 ): { path: string; query: URLSearchParams } | { error: WatchError } {
+  // Neither argument is read before it is known to be an object: one BAD_REQUEST, no crash.
+  const invalid = requestArgumentsError(resource, options);
+  if (invalid !== undefined) return { error: invalid };
   let path: string;
   try {
     path = resourcePath(resource, { namespace: options.namespace });

@@ -1,3 +1,4 @@
+import { checkControllerConfig } from './checkControllerConfig.js';
 import { versionOf } from '../objects/versionOf.js';
 import {
   asyncScheduler,
@@ -70,6 +71,7 @@ function defaultTriggerOn(object: KubernetesObject): unknown {
 export function controller<T extends KubernetesObject>(
   config: ControllerConfig<T>,
 ): Observable<ReconcileReport> {
+  checkControllerConfig(config);
   const {
     cluster,
     informers: shared,

@@ -1,6 +1,7 @@
 import { WatchError } from '../WatchError.js';
 import type { ResourceRef } from '../types.js';
 import { versionOf } from './versionOf.js';
+import { objectArgumentProblem } from './argumentChecks.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -54,9 +55,11 @@ export function resourcePath(
   resource: ResourceRef<unknown>,
   location: ResourceLocation = {},
 ): string {
-  const isRef = typeof resource === 'object' && resource !== null;
-  const { group, plural } = isRef ? resource : ({} as Partial<ResourceRef<unknown>>);
-  const version = isRef ? versionOf(resource) : undefined;
+  // A reference that is not an object is named as such before any field is read.
+  const problem = objectArgumentProblem('resource', resource);
+  if (problem !== undefined) throw WatchError.badRequest('/', problem);
+  const { group, plural } = resource;
+  const version = versionOf(resource);
   const checks: Array<[SegmentKind, unknown]> = [
     ['version', version],
     ['plural', plural],

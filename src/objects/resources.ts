@@ -1,3 +1,4 @@
+import { assertObjectArgument, describeType } from './argumentChecks.js';
 import { versionOf } from './versionOf.js';
 import type {
   CoreV1Event,
@@ -33,10 +34,16 @@ export interface ResourceOptions {
 export function resource<T = KubernetesObject>(
   groupVersion: string,
   plural: string,
-  { kind, namespaced }: ResourceOptions = {},
+  options: ResourceOptions = {},
 ): ResourceRef<T> {
   if (typeof groupVersion !== 'string')
-    throw new TypeError(`resource: groupVersion must be a string, not ${typeof groupVersion}`);
+    throw new TypeError(
+      `resource: groupVersion must be a string, not ${describeType(groupVersion)}`,
+    );
+  if (typeof plural !== 'string')
+    throw new TypeError(`resource: plural must be a string, not ${describeType(plural)}`);
+  assertObjectArgument('resource', 'options', options, true);
+  const { kind, namespaced } = options;
   const slash = groupVersion.lastIndexOf('/');
   const ref: ResourceRef<T> = {
     group: slash === -1 ? '' : groupVersion.slice(0, slash),

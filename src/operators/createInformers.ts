@@ -1,3 +1,8 @@
+import {
+  assertObjectArgument,
+  isObjectArgument,
+  requestArgumentsError,
+} from '../objects/argumentChecks.js';
 import { versionOf } from '../objects/versionOf.js';
 import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';
@@ -102,12 +107,18 @@ export interface Informers {
  * informers.events(kc, pods).pipe(ofEventType('DELETED')).subscribe(logDeletion); // same watch
  */
 export function createInformers(config: InformersConfig = {}): Informers {
+  assertObjectArgument('createInformers', 'config', config, true);
   const { linger = 0, scheduler = asyncScheduler, resilience = {}, source } = config;
   // Per cluster object (weakly, so a dropped cluster frees its entries), per request identity.
   const byCluster = new WeakMap<Cluster, Map<string, SharedWatch>>();
   let size = 0;
 
   const sharedWatch = (cluster: Cluster, resource: ResourceRef<any>, options: WatchOptions) => {
+    // What cannot be shared (no cluster object to key by, a request that is invalid) is not:
+    // one unshared resilientWatch answers it with its WatchError, and nothing is sent.
+    if (!isObjectArgument(cluster) || requestArgumentsError(resource, options) !== undefined) {
+      return new SharedWatch(resilientWatch(cluster, resource, options), 0, scheduler, () => {});
+    }
     let watches = byCluster.get(cluster);
     if (!watches) byCluster.set(cluster, (watches = new Map()));
     const identity = requestIdentity(resource, options);
@@ -142,8 +153,9 @@ export function createInformers(config: InformersConfig = {}): Informers {
       resource: ResourceRef<T>,
       options: WatchOptions = {},
       storeConfig: InformerStoreConfig<T, I> = {},
-    ) =>
-      defer(() => {
+    ) => {
+      assertObjectArgument('informers.store', 'storeConfig', storeConfig, true);
+      return defer(() => {
         const shared = sharedWatch(cluster, resource, options);
         const identity = storeIdentity(storeConfig as InformerStoreConfig<unknown, string>);
         return shared.store(identity, (events) =>
@@ -155,7 +167,8 @@ export function createInformers(config: InformersConfig = {}): Informers {
             >),
           ),
         ) as Observable<Store<T, I>>;
-      }),
+      });
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { assertObjectArgument } from '../objects/argumentChecks.js';
 import type { Observable } from 'rxjs';
 import { fromWatch } from '../sources/fromWatch.js';
 import type { WatchSource } from '../sources/WatchSource.js';
@@ -56,6 +57,8 @@ export function resilientWatch<T = KubernetesObject>(
   options: WatchOptions = {},
   config: ResilientWatchConfig<NoInfer<T>> = {},
 ): Observable<WatchEvent<T>> {
+  // Configuration is checked at call time; the request's arguments by the request (BAD_REQUEST).
+  assertObjectArgument('resilientWatch', 'config', config, true);
   const { bookmarks, source = fromWatch, ...resume } = config;
   return (source(cluster, resource, options) as WatchSource<T>).pipe(
     withBookmarks<T>({ scheduler: resume.scheduler, ...bookmarks }),

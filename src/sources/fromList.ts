@@ -1,5 +1,5 @@
 import { WatchError } from '../WatchError.js';
-import type { Observable } from 'rxjs';
+import { throwError, type Observable } from 'rxjs';
 import { objectDecoder } from '../shapes/decodeObject.js';
 import { METADATA_LIST_ACCEPT } from '../shapes/metadataOnly.js';
 import type {
@@ -14,6 +14,7 @@ import { fromAbortable } from '../client/fromAbortable.js';
 import { listPages, type DecodedPage } from '../client/listPages.js';
 import { transformFailure } from '../client/transformFailure.js';
 import { resourcePath } from '../objects/resourcePath.js';
+import { requestArgumentsError } from '../objects/argumentChecks.js';
 
 /**
  * The page size when `limit` is not given.
@@ -51,6 +52,9 @@ export function fromList<T = KubernetesObject>(
   resource: ResourceRef<T>,
   options: ListOptions = {},
 ): Observable<ListResult<T>> {
+  // Invalid arguments error the Observable with one BAD_REQUEST, read only once known objects.
+  const invalid = requestArgumentsError(resource, options);
+  if (invalid !== undefined) return throwError(() => invalid);
   return fromAbortable(options.signal, (signal) => listAll<T>(cluster, resource, options, signal));
 }
 

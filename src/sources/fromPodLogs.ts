@@ -1,3 +1,4 @@
+import { objectArgumentProblem } from '../objects/argumentChecks.js';
 import { WatchError } from '../WatchError.js';
 import { Observable } from 'rxjs';
 import type { Cluster, Logger } from '../types.js';
@@ -55,6 +56,9 @@ const NUMERIC = ['tailLines', 'sinceSeconds'] as const;
  */
 export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
+    // Options that are not an object are the request's one BAD_REQUEST, before any is read.
+    const problem = objectArgumentProblem('options', options);
+    if (problem !== undefined) return subscriber.error(WatchError.badRequest('/', problem));
     const {
       namespace,
       name,
