@@ -2,7 +2,7 @@ import { WatchError } from '../WatchError.js';
 import type { ResourceRef, WatchOptions } from '../types.js';
 import { resourcePath } from '../objects/resourcePath.js';
 import { isLineBound } from './lineFramer.js';
-import { requestArgumentsError } from '../objects/argumentChecks.js';
+import { quoteValue, requestArgumentsError } from '../objects/argumentChecks.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [
@@ -41,7 +41,7 @@ export function watchRequest(
     return {
       error: WatchError.badRequest(
         path,
-        `timeoutSeconds must be a whole number of seconds, not ${timeoutSeconds}`,
+        `timeoutSeconds must be a whole number of seconds, not ${quoteValue(timeoutSeconds)}`,
       ),
     };
   }
@@ -53,7 +53,7 @@ export function watchRequest(
     return {
       error: WatchError.badRequest(
         path,
-        `resourceVersionMatch must be NotOlderThan or Exact, not ${JSON.stringify(resourceVersionMatch)}`,
+        `resourceVersionMatch must be NotOlderThan or Exact, not ${quoteValue(resourceVersionMatch)}`,
       ),
     };
   }
@@ -61,7 +61,7 @@ export function watchRequest(
     return {
       error: WatchError.badRequest(
         path,
-        `maxLineBytes must be a positive whole number, not ${maxLineBytes}`,
+        `maxLineBytes must be a positive whole number, not ${quoteValue(maxLineBytes)}`,
       ),
     };
   }

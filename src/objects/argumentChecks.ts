@@ -68,3 +68,26 @@ export function requestArgumentsError(resource: unknown, options: unknown): Watc
     objectArgumentProblem('resource', resource) ?? objectArgumentProblem('options', options, true);
   return problem === undefined ? undefined : WatchError.badRequest('/', problem);
 }
+
+/** The longest part of a bad string quoted in a message: enough to recognise it, never a flood. */
+const QUOTED_CHARACTERS = 64;
+
+/**
+ * A bad value as a message shows it: a string quoted (JSON-escaped, C1 controls too, cut to 64
+ * characters), a number or boolean as itself, anything else by its type. Safe for any value: a
+ * Symbol in a template literal would throw a TypeError of its own.
+ *
+ * @example
+ * quoteValue('a\u001b[2J'); // '"a\\u001b[2J"'
+ */
+export function quoteValue(value: unknown): string {
+  if (typeof value === 'string') {
+    const cut = value.length > QUOTED_CHARACTERS ? `${value.slice(0, QUOTED_CHARACTERS)}…` : value;
+    return JSON.stringify(cut).replace(
+      /[\u007f-\u009f\u2028\u2029]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return describeType(value);
+}

@@ -1,7 +1,7 @@
 import { WatchError } from '../WatchError.js';
 import type { ResourceRef } from '../types.js';
 import { versionOf } from './versionOf.js';
-import { objectArgumentProblem } from './argumentChecks.js';
+import { objectArgumentProblem, quoteValue } from './argumentChecks.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -26,9 +26,16 @@ export function isValidSegment(kind: SegmentKind, value: string): boolean {
   }
 }
 
-/** The path a failed validation reports: every segment encoded, so it can never carry a query. */
+/**
+ * The path a failed validation reports: every segment encoded, so it can never carry a query,
+ * and cut to a length, so a huge bad value cannot make a huge message.
+ */
 function displayPath(segments: string[]): string {
-  return '/' + segments.map((s) => encodeURIComponent(String(s))).join('/');
+  const shown = (segment: string) =>
+    segment.length > 64
+      ? `${encodeURIComponent(segment.slice(0, 64))}…`
+      : encodeURIComponent(segment);
+  return '/' + segments.map((s) => shown(String(s))).join('/');
 }
 
 /** Where a resource (and optionally one object and a subresource of it) lives on the API server. */
@@ -94,7 +101,7 @@ export function assertSegment(
 ): asserts value is string {
   if (typeof value !== 'string' || !isValidSegment(kind, value)) {
     const what = kind === 'version' ? 'API version' : 'name';
-    const message = `invalid ${kind} ${JSON.stringify(value)}: not a valid Kubernetes ${what}`;
+    const message = `invalid ${kind} ${quoteValue(value)}: not a valid Kubernetes ${what}`;
     throw WatchError.badRequest(pathForMessage, message);
   }
 }

@@ -1,4 +1,4 @@
-import { assertObjectArgument, describeType } from './argumentChecks.js';
+import { assertObjectArgument, describeType, quoteValue } from './argumentChecks.js';
 import { versionOf } from './versionOf.js';
 import type {
   CoreV1Event,
@@ -56,7 +56,7 @@ export function resource<T = KubernetesObject>(
   resourcePath(ref);
   if (kind !== undefined && (typeof kind !== 'string' || !/^[A-Z][A-Za-z0-9]{0,62}$/.test(kind)))
     throw new TypeError(
-      `resource: invalid kind ${JSON.stringify(kind)}: a capitalised name such as 'CronTab'`,
+      `resource: invalid kind ${quoteValue(kind)}: a capitalised name such as 'CronTab'`,
     );
   if (namespaced !== undefined && typeof namespaced !== 'boolean')
     throw new TypeError('resource: namespaced must be a boolean');

@@ -1,8 +1,5 @@
-import {
-  assertObjectArgument,
-  isObjectArgument,
-  requestArgumentsError,
-} from '../objects/argumentChecks.js';
+import { watchRequest } from '../client/watchRequest.js';
+import { assertObjectArgument, isObjectArgument } from '../objects/argumentChecks.js';
 import { versionOf } from '../objects/versionOf.js';
 import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';
@@ -116,7 +113,7 @@ export function createInformers(config: InformersConfig = {}): Informers {
   const sharedWatch = (cluster: Cluster, resource: ResourceRef<any>, options: WatchOptions) => {
     // What cannot be shared (no cluster object to key by, a request that is invalid) is not:
     // one unshared resilientWatch answers it with its WatchError, and nothing is sent.
-    if (!isObjectArgument(cluster) || requestArgumentsError(resource, options) !== undefined) {
+    if (!isObjectArgument(cluster) || 'error' in watchRequest(resource, options)) {
       return new SharedWatch(resilientWatch(cluster, resource, options), 0, scheduler, () => {});
     }
     let watches = byCluster.get(cluster);

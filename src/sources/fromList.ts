@@ -14,7 +14,15 @@ import { fromAbortable } from '../client/fromAbortable.js';
 import { listPages, type DecodedPage } from '../client/listPages.js';
 import { transformFailure } from '../client/transformFailure.js';
 import { resourcePath } from '../objects/resourcePath.js';
-import { requestArgumentsError } from '../objects/argumentChecks.js';
+import { describeType, quoteValue, requestArgumentsError } from '../objects/argumentChecks.js';
+
+/** The list options sent as query values, each a string. */
+const LIST_QUERY_STRINGS = [
+  'labelSelector',
+  'fieldSelector',
+  'resourceVersion',
+  'resourceVersionMatch',
+] as const;
 
 /**
  * The page size when `limit` is not given.
@@ -67,10 +75,17 @@ async function listAll<T>(
   const { limit = DEFAULT_LIST_LIMIT, transform } = options;
   const path = resourcePath(resource, { namespace: options.namespace });
   if (!(Number.isInteger(limit) && limit >= 0)) {
-    throw WatchError.badRequest(path, `limit must be a whole number, not ${limit}`);
+    throw WatchError.badRequest(path, `limit must be a whole number, not ${quoteValue(limit)}`);
   }
   if (transform !== undefined && typeof transform !== 'function') {
     throw WatchError.badRequest(path, `transform must be a function, not ${typeof transform}`);
+  }
+  // A query value of another type would be sent as whatever String() makes of it.
+  for (const key of LIST_QUERY_STRINGS) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== 'string') {
+      throw WatchError.badRequest(path, `${key} must be a string, not ${describeType(value)}`);
+    }
   }
   const decodeItem = objectDecoder(resource, transform);
   return listPages<T>(

@@ -1,4 +1,4 @@
-import { objectArgumentProblem } from '../objects/argumentChecks.js';
+import { objectArgumentProblem, quoteValue } from '../objects/argumentChecks.js';
 import { WatchError } from '../WatchError.js';
 import { Observable } from 'rxjs';
 import type { Cluster, Logger } from '../types.js';
@@ -83,7 +83,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
       subscriber.error(
         WatchError.badRequest(
           path,
-          `maxLineBytes must be a positive whole number, not ${maxLineBytes}`,
+          `maxLineBytes must be a positive whole number, not ${quoteValue(maxLineBytes)}`,
         ),
       );
       return;
@@ -96,7 +96,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
       if (value === undefined) continue;
       if (!(Number.isInteger(value) && value >= 0)) {
         subscriber.error(
-          WatchError.badRequest(path, `${key} must be a whole number, not ${value}`),
+          WatchError.badRequest(path, `${key} must be a whole number, not ${quoteValue(value)}`),
         );
         return;
       }
