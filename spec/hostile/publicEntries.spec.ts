@@ -100,6 +100,7 @@ it('the table covers every entry the issue names', () => {
       'createInformers().store',
       'controller',
       'leaderElection',
+      'eventRecorder',
       'resource',
       'metadataOnly',
       'FakeKubeApiServer',

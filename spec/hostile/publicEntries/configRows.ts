@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { controller } from '../../../src/controller/controller.js';
 import { leaderElection } from '../../../src/controller/leaderElection.js';
+import { eventRecorder } from '../../../src/controller/events/eventRecorder.js';
 import { createInformers } from '../../../src/operators/createInformers.js';
 import { pods, resource } from '../../../src/objects/resources.js';
 import { metadataOnly } from '../../../src/shapes/metadataOnly.js';
@@ -104,6 +105,50 @@ export const CONFIG_ROWS: EntryRow[] = [
         NOT_COUNTS.filter((b) => b.value !== 1.5),
         { answer: 'throws', error: 'RangeError' },
         (bad, { kc }) => leaderElection(kc, { ...lease, leaseDurationMs: bad as number }),
+      ),
+    ],
+  },
+  {
+    entry: 'eventRecorder',
+    arguments: [
+      argument(
+        'config',
+        MISSING_OR_NOT_OBJECTS.filter((b) => typeof b.value !== 'function'),
+        typeError,
+        (bad, { kc }) => eventRecorder(kc, bad as never),
+        /\b(config|reportingController)\b/,
+      ),
+      argument(
+        'config.reportingController',
+        [
+          ...NOT_STRINGS,
+          { label: 'empty', value: '' },
+          { label: '129 characters', value: 'x'.repeat(129) },
+        ],
+        typeError,
+        (bad, { kc }) =>
+          eventRecorder(kc, { reportingController: bad as string, reportingInstance: 'r-0' }),
+      ),
+      argument(
+        'config.reportingInstance',
+        [...NOT_STRINGS, { label: 'empty', value: '' }],
+        typeError,
+        (bad, { kc }) =>
+          eventRecorder(kc, {
+            reportingController: 'example.com/c',
+            reportingInstance: bad as string,
+          }),
+      ),
+      argument(
+        'config.writeTimeoutMs',
+        NOT_COUNTS.filter((b) => b.value !== 1.5),
+        typeError,
+        (bad, { kc }) =>
+          eventRecorder(kc, {
+            reportingController: 'example.com/c',
+            reportingInstance: 'r-0',
+            writeTimeoutMs: bad as number,
+          }),
       ),
     ],
   },
