@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { checkControllerConfig } from './checkControllerConfig.js';
 import {
   asyncScheduler,
   EMPTY,
@@ -79,6 +80,7 @@ function defaultTriggerOn(object: KubernetesObject): unknown {
 export function controller<T extends KubernetesObject>(
   config: ControllerConfig<T>,
 ): Observable<ReconcileReport> {
+  checkControllerConfig(config);
   const {
     cluster,
     informers: shared,
