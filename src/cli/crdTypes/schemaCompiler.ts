@@ -1,0 +1,41 @@
+import { CliError } from '../errors.js';
+import type { SchemaCompiler } from './generateTypes.js';
+
+/** The package that compiles the schemas: an optional peer dependency of kube-rx. */
+const PACKAGE = 'json-schema-to-typescript';
+
+/**
+ * json-schema-to-typescript's `compile`, loaded only now: it brings prettier and lodash (about
+ * 20 MB) that no other part of kube-rx needs, so it is an optional peer dependency, as
+ * prom-client is for `kube-rx/metrics`. Missing, it is a {@link CliError} with the line that
+ * installs it.
+ *
+ * @example
+ * const compile = await loadSchemaCompiler();
+ * const source = await compile({ type: 'object', properties: {} }, 'Empty');
+ */
+export async function loadSchemaCompiler(): Promise<SchemaCompiler> {
+  let compiler: typeof import('json-schema-to-typescript');
+  try {
+    compiler = await import('json-schema-to-typescript');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    throw new CliError(
+      `kube-rx crd-types needs ${PACKAGE}, an optional peer dependency: npm install -D ${PACKAGE}`,
+    );
+  }
+  return (schema, name) =>
+    compiler.compile(schema, name, {
+      bannerComment: '',
+      // Every object says what it keeps; an unknown keyword never opens one.
+      additionalProperties: false,
+      unknownAny: true,
+      // A CRD schema has no $ref (checked before): nothing to resolve, no file to read.
+      declareExternallyReferenced: false,
+      strictIndexSignatures: false,
+      // Keeps union enums (`'A' | 'B'`) rather than TypeScript enums, which cost runtime code.
+      enableConstEnums: false,
+      format: true,
+    });
+}
