@@ -37,7 +37,9 @@ export async function readClusterCrd(
       throw new CliError(
         `no CustomResourceDefinition named "${name}" on the cluster at ${redactSecrets(server, Infinity)} (kubectl get crd lists them)`,
       );
-    throw new CliError(describeFailure(error, { what: `customresourcedefinitions/${name}`, server }));
+    throw new CliError(
+      describeFailure(error, { what: `customresourcedefinitions/${name}`, server }),
+    );
   }
   return checkCrd(got.value, `customresourcedefinitions/${name}`);
 }

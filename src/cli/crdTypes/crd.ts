@@ -96,8 +96,7 @@ function checkVersion(
     served: v.served === true,
     storage: v.storage === true,
     deprecated: v.deprecated === true,
-    deprecationWarning:
-      typeof v.deprecationWarning === 'string' ? v.deprecationWarning : undefined,
+    deprecationWarning: typeof v.deprecationWarning === 'string' ? v.deprecationWarning : undefined,
     schema: schema as Record<string, unknown>,
     path,
   };

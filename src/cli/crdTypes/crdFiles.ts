@@ -38,8 +38,7 @@ export function readCrdFile(file: string): Crd[] {
   const crds = docs.flatMap((doc, i) => {
     if (doc === null || doc === undefined) return [];
     const origin = several ? `${file} (document ${i + 1})` : file;
-    if (isList(doc))
-      return doc.items.map((item, j) => checkCrd(item, `${origin} (items[${j}])`));
+    if (isList(doc)) return doc.items.map((item, j) => checkCrd(item, `${origin} (items[${j}])`));
     return [checkCrd(doc, origin)];
   });
   if (crds.length === 0) throw new CliError(`${file}: no CustomResourceDefinition in it`);

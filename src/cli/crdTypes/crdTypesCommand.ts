@@ -69,7 +69,9 @@ function writeAtomically(file: string, text: string): void {
     renameSync(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });
-    const why = error instanceof Error ? error.message : String(error);
+    // Node's message names the temporary file ("..., open '.types.ts.1a2b.tmp'"): not the one asked for.
+    const message = (error as { message?: unknown }).message;
+    const why = typeof message === 'string' ? message.replace(/, \w+ '.*'$/, '') : String(error);
     throw new CliError(`cannot write ${file}: ${why}`);
   }
 }

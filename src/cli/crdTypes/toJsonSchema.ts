@@ -63,9 +63,7 @@ function mapType(
     );
   }
   if (typeof type !== 'string' || !TYPES.has(type)) {
-    return fail(
-      `unknown type ${JSON.stringify(type)}: expected one of ${[...TYPES].join(', ')}`,
-    );
+    return fail(`unknown type ${JSON.stringify(type)}: expected one of ${[...TYPES].join(', ')}`);
   }
   const enumValues = Array.isArray(k8s.enum) ? { enum: [...(k8s.enum as unknown[])] } : {};
   switch (type) {
@@ -73,8 +71,13 @@ function mapType(
       return objectSchema(k8s, where, path, preserve, embedded);
     case 'array': {
       if (k8s.items === undefined) return { type: 'array', items: {} };
-      if (Array.isArray(k8s.items)) fail('items is a list: a CRD schema gives one schema for items');
-      return { type: 'array', items: toJsonSchema(k8s.items, where, `${path}.items`), ...enumValues };
+      if (Array.isArray(k8s.items))
+        fail('items is a list: a CRD schema gives one schema for items');
+      return {
+        type: 'array',
+        items: toJsonSchema(k8s.items, where, `${path}.items`),
+        ...enumValues,
+      };
     }
     default:
       return { type, ...enumValues };
