@@ -26,11 +26,16 @@ export async function readClusterCrd(
       `"${name}": neither a file nor a CRD name (plural.group, e.g. crontabs.stable.example.com)`,
     );
   const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`;
-  const got = await requestJson(cluster, {
-    method: 'GET',
-    path,
-    signal: AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]),
-  });
+  const read = () =>
+    requestJson(cluster, {
+      method: 'GET',
+      path,
+      signal: AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]),
+    });
+  let got = await read();
+  // A GET is safe to send again: a kept-alive connection the server closed meanwhile fails
+  // with a reset (as client-go does, retried once).
+  if (!got.ok && got.error.statusCode === 0 && !signal.aborted) got = await read();
   if (!got.ok) {
     const error = got.error;
     if (error.errorType === 'NOT_FOUND')
