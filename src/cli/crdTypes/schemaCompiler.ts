@@ -1,3 +1,4 @@
+import type { compile as CompileSchema } from 'json-schema-to-typescript';
 import { CliError } from '../errors.js';
 import type { SchemaCompiler } from './generateTypes.js';
 
@@ -8,16 +9,19 @@ const PACKAGE = 'json-schema-to-typescript';
  * json-schema-to-typescript's `compile`, loaded only now: it brings prettier and lodash (about
  * 20 MB) that no other part of kube-rx needs, so it is an optional peer dependency, as
  * prom-client is for `kube-rx/metrics`. Missing, it is a {@link CliError} with the line that
- * installs it.
+ * installs it. `load` is for specs (a missing package).
  *
  * @example
  * const compile = await loadSchemaCompiler();
  * const source = await compile({ type: 'object', properties: {} }, 'Empty');
  */
-export async function loadSchemaCompiler(): Promise<SchemaCompiler> {
-  let compiler: typeof import('json-schema-to-typescript');
+export async function loadSchemaCompiler(
+  load: () => Promise<{ compile: typeof CompileSchema }> = () =>
+    import('json-schema-to-typescript'),
+): Promise<SchemaCompiler> {
+  let compile: typeof CompileSchema;
   try {
-    compiler = await import('json-schema-to-typescript');
+    ({ compile } = await load());
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
@@ -26,7 +30,7 @@ export async function loadSchemaCompiler(): Promise<SchemaCompiler> {
     );
   }
   return (schema, name) =>
-    compiler.compile(schema, name, {
+    compile(schema, name, {
       bannerComment: '',
       // Every object says what it keeps; an unknown keyword never opens one.
       additionalProperties: false,
