@@ -64,7 +64,7 @@ describe('kube-rx crd-types with the cluster', () => {
     const { group, version, plural, kind, namespaced } = crontabs as Required<ResourceRef>;
     const fields = { group, version, plural, kind, namespaced };
     const literal = Object.entries(fields)
-      .map(([k, v]) => `  ${k}: ${JSON.stringify(v)},`)
+      .map(([k, v]) => `  ${k}: ${typeof v === 'string' ? `'${v}'` : v},`)
       .join('\n');
     expect(fromCluster).toContain(
       `export const cronTabsV1: ResourceRef<CronTabV1> = {\n${literal}\n};`,

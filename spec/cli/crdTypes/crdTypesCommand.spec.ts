@@ -210,7 +210,7 @@ describe('kube-rx crd-types on the corpus', () => {
   it('gives every served version a ResourceRef with kind and scope, none to an unserved one', () => {
     const crontab = generated['crontab.ts']!;
     expect(crontab).toMatch(
-      /export const cronTabsV1beta1: ResourceRef<CronTabV1beta1> = \{\s*group: "stable.example.com",\s*version: "v1beta1",\s*plural: "crontabs",\s*kind: "CronTab",\s*namespaced: true,\s*\};/,
+      /export const cronTabsV1beta1: ResourceRef<CronTabV1beta1> = \{\s*group: 'stable.example.com',\s*version: 'v1beta1',\s*plural: 'crontabs',\s*kind: 'CronTab',\s*namespaced: true,\s*\};/,
     );
     expect(crontab).toContain('export const cronTabs: ResourceRef<CronTab> = cronTabsV1;');
     expect(crontab).not.toMatch(/v1alpha1/i);

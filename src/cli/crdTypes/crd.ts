@@ -1,3 +1,4 @@
+import { isValidSegment } from '../../objects/resourcePath.js';
 import { CliError } from '../errors.js';
 
 /** One version of a CustomResourceDefinition, as far as types need it. */
@@ -61,6 +62,9 @@ export function checkCrd(doc: unknown, origin: string): Crd {
   const names = isObject(spec.names) ? spec.names : failIn('.spec.names', 'missing');
   const plural = stringAt(names.plural, '.spec.names.plural', failIn);
   const kind = stringAt(names.kind, '.spec.names.kind', failIn);
+  if (!isValidSegment('group', group)) failIn('.spec.group', `"${group}" is not a DNS name`);
+  if (!isValidSegment('plural', plural))
+    failIn('.spec.names.plural', `"${plural}" is not a DNS label`);
   if (!IDENTIFIER.test(kind)) failIn('.spec.names.kind', `"${kind}" is not an identifier`);
   if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster')
     failIn('.spec.scope', `expected Namespaced or Cluster, got ${JSON.stringify(spec.scope)}`);

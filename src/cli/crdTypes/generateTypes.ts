@@ -162,15 +162,16 @@ function rootSchema(crd: Crd, version: CrdVersion): JsonSchema {
 
 function refConstant(crd: Crd, version: CrdVersion, names: { type: string; ref: string }): string {
   const fields = [
-    `group: ${JSON.stringify(crd.group)}`,
-    `version: ${JSON.stringify(version.name)}`,
-    `plural: ${JSON.stringify(crd.plural)}`,
-    `kind: ${JSON.stringify(crd.kind)}`,
+    // Names checked by checkCrd (DNS names, identifiers): nothing to escape.
+    `group: '${crd.group}'`,
+    `version: '${version.name}'`,
+    `plural: '${crd.plural}'`,
+    `kind: '${crd.kind}'`,
     `namespaced: ${crd.namespaced}`,
   ];
   const doc = [
     `/**`,
-    ` * ${crd.plural} of ${crd.group}/${version.name}: the ResourceRef to list, watch and write ${names.type} objects with.`,
+    ` * The ResourceRef of ${crd.plural} (${crd.group}/${version.name}): lists, watches and writes ${names.type}.`,
     ...(version.deprecated ? [` * ${deprecation(version)}`] : []),
     ` */`,
   ];

@@ -41,5 +41,15 @@ export async function loadSchemaCompiler(
       // Keeps union enums (`'A' | 'B'`) rather than TypeScript enums, which cost runtime code.
       enableConstEnums: false,
       format: true,
+      // Prettier's defaults, in single quotes: as the lines kube-rx writes around them.
+      style: {
+        bracketSpacing: true,
+        printWidth: 100,
+        semi: true,
+        singleQuote: true,
+        tabWidth: 2,
+        trailingComma: 'all',
+        useTabs: false,
+      },
     });
 }
