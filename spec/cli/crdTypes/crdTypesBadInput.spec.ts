@@ -88,6 +88,16 @@ const cases: [string, () => string, RegExp][] = [
     /notype\.yaml .*\.properties\.status\.properties\.active\.items: no type/,
   ],
   [
+    'properties and additionalProperties together',
+    () =>
+      crontabWith('both.yaml', (crd) => {
+        crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.additionalProperties = {
+          type: 'integer',
+        };
+      }),
+    /both\.yaml .*openAPIV3Schema\.properties\.spec: properties and additionalProperties together/,
+  ],
+  [
     'unreadable YAML',
     () =>
       write(

@@ -205,6 +205,7 @@ describe('kube-rx crd-types on the corpus', () => {
     const widget = generated['widget.ts']!;
     expect(widget).toContain('x-kubernetes-list-type: map, keyed by containerPort, protocol.');
     expect(widget).toContain('x-kubernetes-map-type: atomic.');
+    expect(crontab).toMatch(/\* @default 1\n\s*\*\/\n\s*replicas\?: number;/);
   });
 
   it('gives every served version a ResourceRef with kind and scope, none to an unserved one', () => {

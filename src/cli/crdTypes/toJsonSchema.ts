@@ -16,8 +16,9 @@ const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolea
  *   properties (or `unknown` itself for a node without a type);
  * - `x-kubernetes-embedded-resource` -> `apiVersion` and `kind` (required, as the API server
  *   validates them) and `metadata` (`V1ObjectMeta`);
- * - `nullable` -> `| null`; `x-kubernetes-list-type`, `list-map-keys` and `map-type` -> lines of
- *   the description (they change how server-side apply merges, not the type).
+ * - `nullable` -> `| null`; `default` -> `@default`; `x-kubernetes-list-type`, `list-map-keys`
+ *   and `map-type` -> lines of the description (they change how server-side apply merges,
+ *   not the type).
  * Only the keywords that shape a type are kept: validation (`pattern`, `allOf`, CEL rules...)
  * says nothing a type can hold, and structural schemas repeat in the skeleton every property
  * those add. A `$ref`, an unknown `type` or a node without one is a {@link CliError} naming
@@ -108,6 +109,11 @@ function objectSchema(
   }
   const out: JsonSchema = { type: 'object', properties, required };
   const values = k8s.additionalProperties;
+  if (values !== undefined && Object.keys(properties).length > 0)
+    // The API server refuses both; typed, the properties would have to fit the map's values.
+    throw new CliError(
+      `${where}: ${path}: properties and additionalProperties together (the API server allows one)`,
+    );
   if (preserve || values === true) out.additionalProperties = true;
   else if (typeof values === 'object' && values !== null)
     out.additionalProperties = toJsonSchema(values, where, `${path}.additionalProperties`);
@@ -137,6 +143,8 @@ function describe(k8s: Record<string, unknown>): string | undefined {
   }
   const mapType = k8s['x-kubernetes-map-type'];
   if (typeof mapType === 'string') lines.push(`x-kubernetes-map-type: ${mapType}.`);
+  // What the API server sets when the field is missing: worth knowing when it is left out.
+  if (k8s.default !== undefined) lines.push(`@default ${JSON.stringify(k8s.default)}`);
   return lines.length > 0 ? lines.join('\n\n') : undefined;
 }
 
