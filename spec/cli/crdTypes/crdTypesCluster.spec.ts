@@ -33,14 +33,16 @@ const body = (source: string) => source.slice(source.indexOf('\n') + 1);
 beforeAll(async () => {
   server = await FakeKubeApiServer.start();
   env = isolatedEnv({ KUBECONFIG: writeKubeConfig(server.kubeConfig()) });
+  const crd = yaml.load(corpusFile('crontab.yaml')) as KubernetesObject & { spec: any };
+  // The v1 schema, checked on writes (unknown fields); then the CRD object with every version.
   crontabs = server.defineResource({
     group: 'stable.example.com',
     version: 'v1',
     plural: 'crontabs',
     kind: 'CronTab',
+    schema: crd.spec.versions[0].schema.openAPIV3Schema,
   });
-  // The CRD object defineResource made has a schema that keeps anything: the corpus one instead.
-  server.update(CRDS, yaml.load(corpusFile('crontab.yaml')) as KubernetesObject);
+  server.update(CRDS, crd);
   const run = await crdTypes(['crontabs.stable.example.com'], env);
   expect({ code: run.code, warnings: run.warnings }).toEqual({ code: 0, warnings: [] });
   fromCluster = run.out;
@@ -82,8 +84,10 @@ describe('kube-rx crd-types with the cluster', () => {
     const path = resourcePath(crontabs, { namespace: 'default' });
     const signal = AbortSignal.timeout(10_000);
     const cluster = server.kubeConfig();
-    const created = await requestJson(cluster, { method: 'POST', path, body: tab, signal });
-    expect(created.ok).toBe(true);
+    // Strict: a field the schema does not have would be refused (400), not dropped.
+    const query = new URLSearchParams({ fieldValidation: 'Strict' });
+    const created = await requestJson(cluster, { method: 'POST', path, query, body: tab, signal });
+    expect(created.ok && created.status).toBe(201);
     const got = await requestJson<typeof tab>(cluster, {
       method: 'GET',
       path: `${path}/nightly`,
