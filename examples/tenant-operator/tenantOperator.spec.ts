@@ -95,7 +95,16 @@ describe('tenant-operator against a FakeKubeApiServer, driven with kubectl', () 
     );
     expect(quota.spec.hard).toEqual({ 'requests.cpu': '4', 'requests.memory': '8Gi', pods: '20' });
     const binding = JSON.parse(
-      await kubectl.ok('get', 'rolebinding', 'tenant-admins', '-n', 'tenant-team-a', '-o', 'json'),
+      await kubectl.ok(
+        'get',
+        'rolebinding',
+        'tenant-admins',
+        '-n',
+        'tenant-team-a',
+        '-o',
+        'json',
+        '--show-managed-fields',
+      ),
     );
     expect(binding.roleRef.name).toBe('admin');
     expect(binding.subjects.map((s: { name: string }) => s.name)).toEqual([
@@ -151,9 +160,12 @@ describe('tenant-operator against a FakeKubeApiServer, driven with kubectl', () 
       '-A',
       '--field-selector',
       'involvedObject.name=team-a',
+      '-o',
+      'custom-columns=TYPE:.type,REASON:.reason,KIND:.involvedObject.kind,FROM:.reportingComponent',
     );
-    expect(events).toMatch(/Provisioned/);
-    expect(events).toMatch(/Deprovisioned/);
+    // Events of a cluster-scoped object live in `default`, as kube-apiserver keeps them.
+    expect(events).toMatch(/Normal\s+Provisioned\s+Tenant\s+example\.com\/tenant-operator/);
+    expect(events).toMatch(/Normal\s+Deprovisioned\s+Tenant/);
   });
 
   it('shows its Events in kubectl describe, a Warning while the tenant cannot be provisioned', async () => {
