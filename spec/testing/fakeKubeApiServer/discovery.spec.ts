@@ -169,7 +169,7 @@ describe('FakeKubeApiServer discovery and health', () => {
       { ...crontabs, group: 'Bad_Group' },
       { ...crontabs, version: 'one' },
       { ...crontabs, plural: 'Crontabs' },
-      { ...crontabs, kind: 'crontab' },
+      { ...crontabs, kind: 'Cron_Tab' },
       { ...crontabs, shortNames: ['c t'] },
       { ...crontabs, printerColumns: [{ name: 'x', type: 'string' as const, jsonPath: 'spec' }] },
     ];
