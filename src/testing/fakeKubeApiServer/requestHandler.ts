@@ -19,7 +19,7 @@ export type { ServerContext } from './serverContext.js';
 import { appendBounded } from './records.js';
 import { handleScale } from './scale.js';
 import { sendJson, sendText } from './send.js';
-import { checkSubresource } from './strategy.js';
+import { checkServed } from './strategy.js';
 import { sendStatus, StatusError, statusBody } from './statusBody.js';
 import type { RecordedRequest } from './types.js';
 import { create, methodNotAllowed, patch, replace } from './writes.js';
@@ -140,7 +140,7 @@ function respond(
       sendJson(res, 200, doc, headers);
       return;
     }
-    if (route.kind !== 'log') checkSubresource(ctx.types.lookup(route.resource), route);
+    if (route.kind !== 'log') checkServed(ctx.types, route);
     if (route.kind === 'object' && route.subresource === 'scale') {
       handleScale(ctx, req, res, route, query, headers).catch(fail);
       return;

@@ -21,6 +21,8 @@ function typeKey(group: string, version: string, plural: string): string {
 /** The resource types the server serves discovery for, by group/version/plural. */
 export class ResourceTypes {
   private readonly types = new Map<string, ServedType>();
+  /** Types whose CRD is gone: their paths answer 404 until defined again. */
+  private readonly removed = new Set<string>();
 
   constructor() {
     for (const b of BUILTIN_RESOURCES) {
@@ -35,14 +37,26 @@ export class ResourceTypes {
   /** Registers (or redefines) a custom resource type; returns it. */
   define(type: ResourceType, crd?: string): ServedType {
     const served: ServedType = { ...type, builtin: false, ...(crd !== undefined && { crd }) };
-    this.types.set(typeKey(type.group, type.version, type.plural), served);
+    const key = typeKey(type.group, type.version, type.plural);
+    this.types.set(key, served);
+    this.removed.delete(key);
     return served;
   }
 
   /** Forgets a custom type (its CRD is gone or no longer serves that version). */
   remove(type: ResourceType): void {
     const key = typeKey(type.group, type.version, type.plural);
-    if (this.types.get(key)?.builtin === false) this.types.delete(key);
+    if (this.types.get(key)?.builtin !== false) return;
+    this.types.delete(key);
+    this.removed.add(key);
+  }
+
+  /**
+   * Whether a path names a type whose CRD was deleted (other unknown paths are served, so tests
+   * can use any resource without defining it).
+   */
+  isRemoved(ref: ResourceRef<unknown>): boolean {
+    return this.removed.has(typeKey(ref.group, versionOf(ref), ref.plural));
   }
 
   /** The type of a resource path, if the server knows it. */

@@ -2,7 +2,7 @@ import type { KubernetesObject } from '../../types.js';
 import { jsonEqual } from './jsonEqual.js';
 import { admitCrd, CRDS } from './crds.js';
 import type { Route } from './paths.js';
-import type { ServedType } from './resourceTypes.js';
+import type { ResourceTypes, ServedType } from './resourceTypes.js';
 import { StatusError, statusBody } from './statusBody.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;
@@ -17,10 +17,15 @@ function hasStatus(type: ServedType | undefined): boolean {
 }
 
 /**
- * 404 for a subresource the type does not serve (`/status` of a type without one, `/scale` of
- * anything but deployments and custom resources with a scale subresource).
+ * 404 for a resource whose CRD was deleted, and for a subresource the type does not serve
+ * (`/status` of a type without one, `/scale` of anything but deployments and custom resources
+ * with a scale subresource).
  */
-export function checkSubresource(type: ServedType | undefined, route: ResourceRoute): void {
+export function checkServed(types: ResourceTypes, route: ResourceRoute): void {
+  if (types.isRemoved(route.resource)) {
+    throw new StatusError(statusBody(404, 'the server could not find the requested resource'));
+  }
+  const type = types.lookup(route.resource);
   if (route.kind !== 'object' || route.subresource === undefined) return;
   const served =
     route.subresource === 'status'
