@@ -134,6 +134,53 @@ describe('Events: core/v1 and events.k8s.io/v1, one store', () => {
     v1Watch.close();
   });
 
+  it('an Event kube-apiserver would refuse answers 422 Invalid, per API, and nothing is stored', async () => {
+    const { eventTime: _t, type: _y, ...noTime } = recorded('bad.1', 'Synced', 'x');
+    const cases: Array<[string, string, object, string]> = [
+      [
+        'events.k8s.io without eventTime or type',
+        EVENTS_V1,
+        noTime,
+        'Event.events.k8s.io "bad.1" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: ]',
+      ],
+      [
+        'events.k8s.io without what a recorder writes',
+        EVENTS_V1,
+        { ...recorded('bad.2', '', 'x'), reportingController: undefined, action: undefined },
+        'Event.events.k8s.io "bad.2" is invalid: [reportingController: Required value, action: Required value, reason: Required value]',
+      ],
+      [
+        'events.k8s.io with a deprecated field',
+        EVENTS_V1,
+        { ...recorded('bad.3', 'Synced', 'x'), deprecatedCount: 2 },
+        'Event.events.k8s.io "bad.3" is invalid: deprecatedCount: Invalid value: "": needs to be unset',
+      ],
+      [
+        'core/v1 about an object in another namespace',
+        CORE,
+        {
+          metadata: { name: 'bad.4' },
+          involvedObject: { kind: 'Pod', name: 'web', namespace: 'other' },
+        },
+        'Event "bad.4" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace',
+      ],
+    ];
+    for (const [what, path, body, message] of cases) {
+      const r = await request(server, 'POST', path, body);
+      expect([what, r.status, r.json.reason, r.json.message]).toEqual([
+        what,
+        422,
+        'Invalid',
+        message,
+      ]);
+    }
+    expect((await get(server, CORE)).json.items).toEqual([]);
+    // The first case with its eventTime and type back is accepted: each case failed for its change.
+    expect(
+      (await request(server, 'POST', EVENTS_V1, recorded('bad.1', 'Synced', 'x'))).status,
+    ).toBe(201);
+  });
+
   it('kubectl describe pod shows its Events; kubectl events lists them', async () => {
     await request(
       server,

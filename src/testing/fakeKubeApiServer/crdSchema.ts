@@ -1,37 +1,10 @@
 import type { ListType } from '../../objects/ResourceType.js';
-
-/** One validation error, as kube-apiserver's `field.Error` prints it. */
-export interface FieldError {
-  /** `FieldValueInvalid`, `FieldValueRequired`, `FieldValueNotSupported`, `FieldValueDuplicate`. */
-  reason: string;
-  field: string;
-  /** What follows the field in the message: `Invalid value: "x": why`. */
-  detail: string;
-}
-
+import { invalidValue, required, unsupported } from './fieldErrors.js';
+import type { FieldError } from './fieldErrors.js';
 type Schema = Record<string, unknown>;
 
 const TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const LIST_TYPES = ['atomic', 'map', 'set'];
-
-/** `field: Invalid value: "x": why`, with Go's quoting of strings. */
-export function invalidValue(field: string, value: unknown, why: string): FieldError {
-  const shown = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null);
-  return { reason: 'FieldValueInvalid', field, detail: `Invalid value: ${shown}: ${why}` };
-}
-
-export function required(field: string, why = ''): FieldError {
-  return { reason: 'FieldValueRequired', field, detail: `Required value${why ? `: ${why}` : ''}` };
-}
-
-export function unsupported(field: string, value: unknown, supported: string[]): FieldError {
-  const list = supported.map((s) => JSON.stringify(s)).join(', ');
-  return {
-    reason: 'FieldValueNotSupported',
-    field,
-    detail: `Unsupported value: ${JSON.stringify(value)}: supported values: ${list}`,
-  };
-}
 
 function isObject(v: unknown): v is Schema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,8 +1,9 @@
 import { isValidSegment } from '../../objects/resourcePath.js';
 import { isValidKind } from '../../objects/ResourceType.js';
-import { invalidValue, required, schemaErrors, unsupported } from './crdSchema.js';
-import type { FieldError } from './crdSchema.js';
-import { StatusError, statusBody } from './statusBody.js';
+import { schemaErrors } from './crdSchema.js';
+import type { StatusError } from './statusBody.js';
+import { invalid, invalidValue, required, unsupported } from './fieldErrors.js';
+import type { FieldError } from './fieldErrors.js';
 
 type Obj = Record<string, any>;
 
@@ -162,16 +163,5 @@ export function crdErrors(crd: Obj): FieldError[] {
 
 /** The 422 Invalid Status kube-apiserver answers for a CRD with `errors`. */
 export function invalidCrd(name: unknown, errors: FieldError[]): StatusError {
-  const shown = errors.map((e) => `${e.field}: ${e.detail}`);
-  const list = shown.length === 1 ? shown[0] : `[${shown.join(', ')}]`;
-  const message = `CustomResourceDefinition.apiextensions.k8s.io "${String(name ?? '')}" is invalid: ${list}`;
-  const status = statusBody(422, message, 'Invalid');
-  // kube-apiserver's details carry the group and one cause per field error.
-  (status as { details?: unknown }).details = {
-    name: String(name ?? ''),
-    group: 'apiextensions.k8s.io',
-    kind: 'CustomResourceDefinition',
-    causes: errors.map((e) => ({ reason: e.reason, message: e.detail, field: e.field })),
-  };
-  return new StatusError(status);
+  return invalid('CustomResourceDefinition', 'apiextensions.k8s.io', name, errors);
 }

@@ -1,6 +1,7 @@
 import type { KubernetesObject } from '../../types.js';
 import { jsonEqual } from './jsonEqual.js';
 import { admitCrd, CRDS } from './crds.js';
+import { validateEventCreate } from './eventValidation.js';
 import type { Route } from './paths.js';
 import type { ResourceTypes, ServedType } from './resourceTypes.js';
 import { StatusError, statusBody } from './statusBody.js';
@@ -59,11 +60,14 @@ const NO_STATUS = new Set([
 /**
  * What the type's strategy does to a new object before it is stored (kube-apiserver's
  * `PrepareForCreate` and validation): a CRD is validated and gets its status; a custom resource
- * with a status subresource drops the status it was sent.
+ * with a status subresource drops the status it was sent; an Event is validated as its API does.
  */
 export function prepareCreate(type: ServedType | undefined, route: ResourceRoute, obj: Obj): void {
   if (isCrds(route)) admitCrd(obj);
   else if (hasStatus(type)) delete obj.status;
+  else if (route.resource.plural === 'events' && type?.builtin === true) {
+    validateEventCreate(obj, route.resource.group === 'events.k8s.io');
+  }
 }
 
 /**
