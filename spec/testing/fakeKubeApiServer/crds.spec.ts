@@ -144,7 +144,8 @@ describe('CustomResourceDefinitions through the API, with kubectl', () => {
       ['ADDED', 'nightly'],
       ['DELETED', 'nightly'],
     ]);
-    w.close();
+    // The resource is gone: its watches end, as kube-apiserver ends them.
+    expect(await w.ended).toEqual({ complete: true });
     expect((await get(server, '/apis/stable.example.com/v1')).status).toBe(404);
     const r = await kubectl.run('get', 'crontabs');
     expect(r.code).not.toBe(0);

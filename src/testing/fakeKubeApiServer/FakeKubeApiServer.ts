@@ -74,7 +74,10 @@ export class FakeKubeApiServer extends FakeObjectApi {
     const types = new ResourceTypes();
     const objects = new ObjectStore(historySize, types);
     // Stored CRDs define resource types; both Event APIs serve one store.
-    serveCrds(objects, types);
+    serveCrds(objects, types, (ref) => {
+      const store = objects.resource(ref);
+      for (const watch of [...this.ctx.watches]) if (watch.follows(store)) watch.end();
+    });
     serveEvents(objects);
     this.ctx = {
       objects,

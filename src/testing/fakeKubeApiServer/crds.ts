@@ -107,9 +107,14 @@ const nameOf = (crd: KubernetesObject): string => crd.metadata?.name ?? '';
  * Makes CRD objects define resource types, as kube-apiserver's apiextensions controllers do:
  * a stored CRD (however written: HTTP, `defineResource`, the object API) registers its served
  * versions (discovery, serving, the kind of their objects), all versions serving the same
- * objects; a deleted CRD deletes its objects (watchers get DELETED) and leaves discovery.
+ * objects; a deleted CRD deletes its objects (watchers get DELETED, then their watch ends:
+ * `onRemoved`) and leaves discovery.
  */
-export function serveCrds(objects: ObjectStore, types: ResourceTypes): void {
+export function serveCrds(
+  objects: ObjectStore,
+  types: ResourceTypes,
+  onRemoved: (ref: ResourceRef<unknown>) => void,
+): void {
   const served = new Map<string, Served>();
   const forget = (name: string, keep: ResourceType[]): void => {
     const was = served.get(name);
@@ -123,6 +128,7 @@ export function serveCrds(objects: ObjectStore, types: ResourceTypes): void {
       for (const obj of objects.list(ref)) {
         objects.delete(ref, obj.metadata?.namespace, obj.metadata?.name ?? '');
       }
+      onRemoved(ref);
     }
   };
   objects.resource(CRDS).listeners.add((event: StoredEvent) => {
