@@ -43,6 +43,26 @@ const TABLE: Array<[string, string, string, boolean, string]> = [
   ['storage.k8s.io/v1', 'storageclasses', 'StorageClass', false, 'sc'],
 ];
 
+/** The built-in resources with a status subresource (their strategies keep status apart). */
+const WITH_STATUS = new Set([
+  'pods',
+  'services',
+  'nodes',
+  'namespaces',
+  'persistentvolumes',
+  'persistentvolumeclaims',
+  'customresourcedefinitions',
+  'deployments',
+  'replicasets',
+  'statefulsets',
+  'daemonsets',
+  'jobs',
+  'cronjobs',
+  'horizontalpodautoscalers',
+  'ingresses',
+  'poddisruptionbudgets',
+]);
+
 /** The built-in resources as kube-apiserver 1.32 lists them, in the order discovery does. */
 export const BUILTIN_RESOURCES: readonly ResourceType[] = TABLE.map(
   ([groupVersion, plural, kind, namespaced, shortNames]) => {
@@ -55,6 +75,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = TABLE.map(
       kind,
       namespaced,
       shortNames: shortNames === '' ? [] : shortNames.split(','),
+      ...(WITH_STATUS.has(plural) && { subresources: { status: true } }),
     };
   },
 );

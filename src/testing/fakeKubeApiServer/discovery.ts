@@ -72,15 +72,37 @@ function apiResource(t: ResourceType): Document {
 /** The subresources the server serves, as discovery lists them after their resource. */
 function subresources(t: ResourceType): Document[] {
   if (!t.builtin) return customSubresources(t);
+  const verbs = ['get', 'patch', 'update'];
+  const status =
+    t.subresources?.status === true
+      ? [
+          {
+            name: `${t.plural}/status`,
+            singularName: '',
+            namespaced: t.namespaced,
+            kind: t.kind,
+            verbs,
+          },
+        ]
+      : [];
   if (t.group === '' && t.plural === 'pods') {
-    return [{ name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] }];
+    const log = {
+      name: 'pods/log',
+      singularName: '',
+      namespaced: true,
+      kind: 'Pod',
+      verbs: ['get'],
+    };
+    return [log, ...status];
   }
   if (t.group === 'apps' && t.plural === 'deployments') {
     const scale = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
-    const verbs = ['get', 'patch', 'update'];
-    return [{ name: 'deployments/scale', singularName: '', namespaced: true, ...scale, verbs }];
+    return [
+      { name: 'deployments/scale', singularName: '', namespaced: true, ...scale, verbs },
+      ...status,
+    ];
   }
-  return [];
+  return status;
 }
 
 /** A custom resource's `status` and `scale`, as kube-apiserver lists a CRD's subresources. */

@@ -30,7 +30,7 @@ export function checkServed(types: ResourceTypes, route: ResourceRoute): void {
   if (route.kind !== 'object' || route.subresource === undefined) return;
   const served =
     route.subresource === 'status'
-      ? hasStatus(type) || (type?.builtin === true && !NO_STATUS.has(type.plural))
+      ? hasStatus(type)
       : type?.subresources?.scale !== undefined ||
         (type?.builtin === true && type.group === 'apps' && type.plural === 'deployments');
   if (!served) {
@@ -38,29 +38,10 @@ export function checkServed(types: ResourceTypes, route: ResourceRoute): void {
   }
 }
 
-/** Built-in resources without a status subresource. */
-const NO_STATUS = new Set([
-  'configmaps',
-  'secrets',
-  'serviceaccounts',
-  'endpoints',
-  'events',
-  'endpointslices',
-  'leases',
-  'roles',
-  'rolebindings',
-  'clusterroles',
-  'clusterrolebindings',
-  'storageclasses',
-  'priorityclasses',
-  'ingressclasses',
-  'networkpolicies',
-]);
-
 /**
  * What the type's strategy does to a new object before it is stored (kube-apiserver's
- * `PrepareForCreate` and validation): a CRD is validated and gets its status; a custom resource
- * with a status subresource drops the status it was sent; an Event is validated as its API does.
+ * `PrepareForCreate` and validation): a CRD is validated and gets its status; a resource with a
+ * status subresource (custom, or built in: deployments, pods...) drops the status it was sent; an Event is validated as its API does.
  */
 export function prepareCreate(type: ServedType | undefined, route: ResourceRoute, obj: Obj): void {
   if (isCrds(route)) admitCrd(obj);
