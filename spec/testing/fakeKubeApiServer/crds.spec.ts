@@ -93,6 +93,9 @@ describe('CustomResourceDefinitions through the API, with kubectl', () => {
     ]);
     expect(stored.status.storedVersions).toEqual(['v1']);
 
+    expect(await kubectl.ok('api-resources', '--api-group=stable.example.com')).toMatch(
+      /^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND\ncrontabs\s+ct\s+stable\.example\.com\/v1\s+true\s+CronTab\n$/,
+    );
     const cr = await kubectl.manifest('ct.yaml', CRONTAB);
     expect(await kubectl.ok('apply', '-f', cr, '--validate=false')).toBe(
       'crontab.stable.example.com/nightly created\n',

@@ -200,6 +200,11 @@ describe('Events: core/v1 and events.k8s.io/v1, one store', () => {
     const reads = server.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/events'));
     expect(reads.length).toBeGreaterThanOrEqual(2);
     expect(reads.every((r) => r.path === CORE)).toBe(true);
+    expect(await kubectl.ok('events', '--for', 'pod/web')).toMatch(
+      /Synced\s+Pod\/web\s+pod synced/,
+    );
+    const other = await kubectl.run('events', '--for', 'pod/other');
+    expect(other.stdout).not.toMatch(/Synced/);
     const json = JSON.parse(await kubectl.ok('events', '-o', 'json'));
     expect(json.items.map((e: any) => e.message)).toEqual(['pod synced by the operator']);
   });
