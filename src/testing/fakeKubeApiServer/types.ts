@@ -80,7 +80,12 @@ export interface ResourceDefinition {
    * `/status` change only it) and `scale` (`true`: `.spec.replicas`, `.status.replicas`,
    * `.status.selector`).
    */
-  subresources?: { status?: boolean; scale?: ScaleSubresource | boolean };
+  subresources?: {
+    /** Serve `/status`, the status kept apart from the rest of the object. */
+    status?: boolean;
+    /** Serve `/scale` (an autoscaling/v1 Scale) mapped to these paths, or the usual ones. */
+    scale?: ScaleSubresource | boolean;
+  };
   /**
    * The resource's schema, as a CRD's `openAPIV3Schema` (`{ type: 'object', properties: ... }`):
    * published in `/openapi/v3` (`kubectl explain`) and checked on writes for unknown fields; its
