@@ -45,6 +45,47 @@ describe('built-in kinds: the status subresource', () => {
     expect(server.get(deployments, 'default', 'web')?.status).toEqual({ replicas: 1 });
   });
 
+  it('/status writes are tracked as the status subresource in managedFields (Update and Apply)', async () => {
+    await request(server, 'POST', `${DEPLOYMENTS}?fieldManager=creator`, web('nginx:1'));
+    await request(
+      server,
+      'PUT',
+      `${DEPLOYMENTS}/web/status?fieldManager=kubelet`,
+      web('x', { replicas: 1 }),
+    );
+    const applied = await request(
+      server,
+      'PATCH',
+      `${DEPLOYMENTS}/web/status?fieldManager=controller`,
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web' },
+        spec: { paused: true },
+        status: { readyReplicas: 1 },
+      },
+      { contentType: 'application/apply-patch+yaml' },
+    );
+    expect(applied.status).toBe(200);
+    expect(applied.json.spec).not.toHaveProperty('paused');
+    expect(applied.json.status).toEqual({ replicas: 1, readyReplicas: 1 });
+    const entries = applied.json.metadata.managedFields.map((e: any) => [
+      e.manager,
+      e.operation,
+      e.subresource,
+    ]);
+    // Ordered as the apply engine orders them (Apply entries first).
+    expect(entries).toEqual([
+      ['controller', 'Apply', 'status'],
+      ['creator', 'Update', undefined],
+      ['kubelet', 'Update', 'status'],
+    ]);
+    const byManager = new Map(
+      applied.json.metadata.managedFields.map((e: any) => [e.manager, e.fieldsV1]),
+    );
+    expect(byManager.get('controller')).toEqual({ 'f:status': { 'f:readyReplicas': {} } });
+  });
+
   it('discovery lists the status subresources; a kind without one answers 404 there', async () => {
     const apps = await get(server, '/apis/apps/v1');
     const names = apps.json.resources.map((r: any) => r.name);

@@ -1,5 +1,6 @@
 import type { KubernetesObject, ResourceRef } from '../../types.js';
-import { admitCrd, CRDS, typesOfCrd } from './crds.js';
+import { admitCrd, typesOfCrd } from './crds.js';
+import { CRDS } from './resourceTypes.js';
 import { crdErrors } from './crdValidation.js';
 import type { ObjectStore } from './objectStore.js';
 import type { ResourceTypes } from './resourceTypes.js';

@@ -3,17 +3,11 @@ import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { listTypesOf } from './crdSchema.js';
 import { crdErrors, invalidCrd } from './crdValidation.js';
 import type { ObjectStore, StoredEvent } from './objectStore.js';
+import { CRDS } from './resourceTypes.js';
 import type { ResourceTypes } from './resourceTypes.js';
 import { linkViews } from './views.js';
 
 type Obj = Record<string, any>;
-
-/** The CustomResourceDefinitions resource: a CRD written here defines a resource type. */
-export const CRDS: ResourceRef<unknown> = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  plural: 'customresourcedefinitions',
-};
 
 /** RFC 3339 in whole seconds, as the API server writes timestamps. */
 function now(): string {
@@ -138,8 +132,9 @@ export function serveCrds(
       forget(name, []);
       return;
     }
-    // An invalid CRD can only come from the object API (HTTP writes are validated): it defines nothing.
-    if (crdErrors(crd).length > 0) return forget(name, []);
+    // An invalid CRD can only come from the object API (HTTP writes are validated): it changes
+    // nothing of what the CRD served.
+    if (crdErrors(crd).length > 0) return;
     const next = typesOfCrd(crd);
     forget(name, next);
     for (const type of next) {

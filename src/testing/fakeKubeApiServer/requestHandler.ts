@@ -176,7 +176,8 @@ function handleWrite(
     case 'PATCH':
       if (route.kind !== 'object') break;
       if (mediaType(req.headers['content-type']) === APPLY_PATCH) {
-        return applyPatchRequest(ctx, req, res, route, query, headers);
+        const status = route.subresource === 'status' ? 'status' : undefined;
+        return applyPatchRequest(ctx, req, res, route, query, headers, status);
       }
       return patch(ctx, req, res, route, query, headers);
   }

@@ -14,6 +14,13 @@ export interface ServedType extends ResourceType {
   readonly crd?: string;
 }
 
+/** The CustomResourceDefinitions resource: a CRD written here defines a resource type. */
+export const CRDS: ResourceRef<unknown> = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+};
+
 function typeKey(group: string, version: string, plural: string): string {
   return `${group}/${version}/${plural}`;
 }

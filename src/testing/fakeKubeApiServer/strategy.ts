@@ -1,8 +1,9 @@
 import type { KubernetesObject } from '../../types.js';
 import { jsonEqual } from './jsonEqual.js';
-import { admitCrd, CRDS } from './crds.js';
+import { admitCrd } from './crds.js';
 import { validateEventCreate } from './eventValidation.js';
 import type { Route } from './paths.js';
+import { CRDS } from './resourceTypes.js';
 import type { ResourceTypes, ServedType } from './resourceTypes.js';
 import { StatusError, statusBody } from './statusBody.js';
 
@@ -65,11 +66,13 @@ export function prepareUpdate(
 ): void {
   if (route.subresource === 'status') {
     const status = next.status;
-    const resourceVersion = next.metadata?.resourceVersion;
+    const { resourceVersion, managedFields } = next.metadata ?? {};
     for (const key of Object.keys(next)) delete next[key];
     Object.assign(next, structuredClone(before));
-    // The sent resourceVersion stays a precondition; the rest of metadata is the stored one.
+    // The sent resourceVersion stays a precondition and the managed fields are the ones this
+    // write tracked (kube-apiserver's status strategy keeps them); the rest is the stored one.
     next.metadata = { ...next.metadata, resourceVersion };
+    if (managedFields !== undefined) next.metadata.managedFields = managedFields;
     if (status === undefined) delete next.status;
     else next.status = status;
     return;

@@ -288,7 +288,7 @@ export async function replace(
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
   checkUnknownFields(ctx.types, route.resource, store.kind, obj, query, headers);
   const prev = current(ctx, route);
-  trackUpdate(ctx, route.resource, prev.obj, obj, managerOf(req, query));
+  trackUpdate(ctx, route.resource, prev.obj, obj, managerOf(req, query), route.subresource);
   const updated = commitUpdate(ctx, route, prev, obj, isDryRun);
   sendJson(res, 200, updated, withWarnings(headers, updated));
 }
@@ -325,7 +325,7 @@ export async function patch(
   const next = patched as Obj;
   const store = admit(ctx, route, next, route.name);
   decodeFinalizers(next, store.kind, versionOf(route.resource), 'patch');
-  trackUpdate(ctx, route.resource, prev.obj, next, managerOf(req, query));
+  trackUpdate(ctx, route.resource, prev.obj, next, managerOf(req, query), route.subresource);
   const updated = commitUpdate(ctx, route, prev, next, isDryRun);
   sendJson(res, 200, updated, withWarnings(headers, updated));
 }
