@@ -74,6 +74,13 @@ export function defineResource<T>(
   types: ResourceTypes,
   def: ResourceDefinition,
 ): ResourceRef<T> {
+  const { schema } = def ?? {};
+  if (
+    schema !== undefined &&
+    (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+  ) {
+    throw new TypeError(`defineResource: invalid schema: ${JSON.stringify(def)}`);
+  }
   const name = `${def?.plural}.${def?.group}`;
   const existing = def?.group === '' ? undefined : (objects.get(CRDS, undefined, name) as Obj);
   const crd = crdForDefinition(def, existing);
