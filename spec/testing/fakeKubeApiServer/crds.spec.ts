@@ -96,8 +96,11 @@ describe('CustomResourceDefinitions through the API, with kubectl', () => {
     expect(await kubectl.ok('api-resources', '--api-group=stable.example.com')).toMatch(
       /^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND\ncrontabs\s+ct\s+stable\.example\.com\/v1\s+true\s+CronTab\n$/,
     );
+    // The CRD's schema is what kubectl explains (the server's OpenAPI reads the record).
+    expect(await kubectl.ok('explain', 'crontabs.spec')).toMatch(/cronSpec\s+<string>/);
+    // kubectl validates the custom resource against the CRD's schema (validation on).
     const cr = await kubectl.manifest('ct.yaml', CRONTAB);
-    expect(await kubectl.ok('apply', '-f', cr, '--validate=false')).toBe(
+    expect(await kubectl.ok('apply', '-f', cr)).toBe(
       'crontab.stable.example.com/nightly created\n',
     );
     // The status subresource: a write to the object drops the status it carries.
