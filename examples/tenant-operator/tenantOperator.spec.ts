@@ -191,6 +191,28 @@ describe('tenant-operator against a FakeKubeApiServer, driven with kubectl', () 
     expect(described).toMatch(/Observed Generation:\s+1/);
   });
 
+  it('puts back a child deleted behind its back (it owns them: their deletion triggers the Tenant)', async () => {
+    operator = await main(server.kubeConfig(), {
+      signal: stop.signal,
+      log: (line) => void lines.push(line),
+      health: false,
+    });
+    await kubectl.ok('apply', '-f', await kubectl.manifest('t.yaml', tenantYaml('team-d', '2')));
+    const binding = () => server.get(rolebindings, 'tenant-team-d', 'tenant-admins');
+    await until(
+      () => binding() !== undefined,
+      () => `team-d's RoleBinding: ${log()}`,
+      60_000,
+    );
+    const uid = binding()!.metadata?.uid;
+    await kubectl.ok('delete', 'rolebinding', 'tenant-admins', '-n', 'tenant-team-d');
+    await until(
+      () => binding() !== undefined && binding()!.metadata?.uid !== uid,
+      () => `the RoleBinding to be back: ${log()}`,
+      60_000,
+    );
+  });
+
   it('runs as a program: leads through its Lease, serves /healthz and /metrics, and exits 0 on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
