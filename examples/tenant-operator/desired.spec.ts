@@ -203,6 +203,24 @@ describe('one reconcile of a Tenant', () => {
     expect(calls).not.toContain('patch configmaps');
   });
 
+  it('fails with the error of the write even when the status write fails too', async () => {
+    const forbidden = new WatchError('forbidden', {
+      errorType: 'FORBIDDEN',
+      statusCode: 403,
+      resourcePath: '/api/v1/namespaces/tenant-team-a',
+    });
+    const statusDown = new Error('status down');
+    const { ctx } = recordingContext((call) =>
+      call === 'apply namespaces'
+        ? forbidden
+        : call === 'status.apply tenants'
+          ? statusDown
+          : undefined,
+    );
+    const failure = reconcileTenant(withFinalizer(tenant()), ctx);
+    await expect(failure).rejects.toBe(forbidden);
+  });
+
   it('on deletion: removes the registry entry, then the finalizer, and records Deprovisioned', async () => {
     const { ctx, calls, events } = recordingContext();
     const deleting = withFinalizer(tenant({ metadata: { deletionTimestamp: T1 } }));

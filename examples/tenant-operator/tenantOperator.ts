@@ -121,7 +121,10 @@ export function reconcileTenant(
           action: 'Provision',
           note: message,
         });
-        await writeStatus(current, ctx, desiredStatus(current, { ready: false, message }));
+        // Best effort: a failed status write must not hide why the run failed.
+        await writeStatus(current, ctx, desiredStatus(current, { ready: false, message })).catch(
+          () => undefined,
+        );
         throw error; // the run fails: backoff, then another try
       }
       // An Event only when something changed: a resync that finds all in place says nothing.
