@@ -14,9 +14,10 @@ import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeA
 import { CONFIG_ROWS, SERVER_ROWS } from './publicEntries/configRows.js';
 import { outcomeOf, type Outcome } from './publicEntries/outcome.js';
 import { REQUEST_ROWS } from './publicEntries/requestRows.js';
+import { WRITE_ROWS } from './publicEntries/writeRows.js';
 import type { ArgumentCase, Kit } from './publicEntries/table.js';
 
-const ROWS = [...REQUEST_ROWS, ...CONFIG_ROWS, ...SERVER_ROWS];
+const ROWS = [...REQUEST_ROWS, ...WRITE_ROWS, ...CONFIG_ROWS, ...SERVER_ROWS];
 
 /** C0 and C1 control characters: none may reach a message raw. */
 // eslint-disable-next-line no-control-regex

@@ -9,13 +9,13 @@ import type { Bad } from './badValues.js';
  *   type, then the end; never a throw.
  * - `error-notification`: an Observable that errors with a WatchError of this type.
  * - `throws`: at call time, before anything runs (configuration, references made up front).
- * - `rejects`: a promise rejected with this error.
+ * - `rejects`: a promise rejected with this error (every method of a `resourceApi`).
  */
 export type Contract =
   | { answer: 'error-event'; errorType: WatchErrorType }
   | { answer: 'error-notification'; errorType: WatchErrorType }
   | { answer: 'throws'; error: 'TypeError' | 'RangeError' | WatchErrorType }
-  | { answer: 'rejects'; error: 'TypeError' };
+  | { answer: 'rejects'; error: 'TypeError' | 'RangeError' | WatchErrorType };
 
 /** What a row's calls get: the test server and a KubeConfig pointing at it. */
 export interface Kit {
@@ -47,7 +47,7 @@ export function argument(
   bads: Bad[],
   contract: Contract,
   call: (bad: unknown, kit: Kit) => unknown,
-  names: RegExp = new RegExp(`\\b${name.split('.').pop()!.replace(/\[\]$/, '')}\\b`),
+  names: RegExp = new RegExp(`\\b${name.split(/[. ]/).pop()!.replace(/\[\]$/, '')}\\b`),
 ): ArgumentCase {
   return { argument: name, names, bads, contract, call };
 }

@@ -42,6 +42,7 @@ export function deleteBody(
     if (
       typeof preconditions !== 'object' ||
       preconditions === null ||
+      Array.isArray(preconditions) ||
       (uid !== undefined && typeof uid !== 'string') ||
       (resourceVersion !== undefined && typeof resourceVersion !== 'string')
     )

@@ -1,10 +1,13 @@
 import type { V1Scale, V1Status } from '@kubernetes/client-node';
 import { WatchError } from '../../WatchError.js';
 import type { Cluster, KubernetesObject, ListResult, ResourceRef } from '../../types.js';
+import { describeType } from '../../objects/argumentChecks.js';
+import { resourcePath } from '../../objects/resourcePath.js';
 import { listPages } from '../listPages.js';
 import type { ApplyConfiguration } from './ApplyConfiguration.js';
 import { deleteBody } from './deleteBody.js';
 import { objectBody, type ObjectFields } from './objectBody.js';
+import { checkedOptions, checkListStrings } from './checkedOptions.js';
 import { APPLY_CONTENT_TYPE, patchContentType } from './patchContentType.js';
 import type { ResourceApi, ScaleApi, StatusApi } from './ResourceApiTypes.js';
 import type {
@@ -60,13 +63,15 @@ export function resourceApi<T = KubernetesObject>(
 ): ResourceApi<T> {
   const ref = resource as ResourceRef<unknown>;
 
-  const read = async <R>(name: string, options: RequestOptions = {}, sub?: Subresource) => {
-    const path = writeTarget(ref, { ...target(options), name, subresource: sub });
+  const read = async <R>(name: string, opts: RequestOptions | undefined, sub?: Subresource) => {
+    const options = checkedOptions(ref, opts);
+    const path = writeTarget(ref, { ...target(options), name: required(name), subresource: sub });
     return sendRequest<R>(cluster, { method: 'GET', path, signal: options.signal });
   };
 
-  const replace = async <R>(object: R, options: WriteOptions = {}, sub?: Subresource) => {
-    const fields = object as ObjectFields;
+  const replace = async <R>(object: R, opts: WriteOptions | undefined, sub?: Subresource) => {
+    const options = checkedOptions(ref, opts);
+    const fields = checkedObject(ref, object);
     const path = writeTarget(ref, {
       ...target(options, fields?.metadata?.namespace),
       name: fields?.metadata?.name,
@@ -91,8 +96,8 @@ export function resourceApi<T = KubernetesObject>(
     options: PatchOptions,
     sub?: Subresource,
   ) => {
-    const opts = options ?? ({} as PatchOptions);
-    const path = writeTarget(ref, { ...target(opts), name, subresource: sub });
+    const opts = checkedOptions(ref, options);
+    const path = writeTarget(ref, { ...target(opts), name: required(name), subresource: sub });
     const contentType = patchContentType(path, opts.type, patchBody);
     const query = writeQuery(path, opts);
     const secrets = writtenSecrets(ref, patchBody);
@@ -108,8 +113,8 @@ export function resourceApi<T = KubernetesObject>(
   };
 
   const apply = async (config: ApplyConfiguration<T>, options: ApplyOptions, sub?: Subresource) => {
-    const opts = options ?? ({} as ApplyOptions);
-    const fields = config as ObjectFields;
+    const opts = checkedOptions(ref, options);
+    const fields = checkedObject(ref, config);
     const name = fields?.metadata?.name;
     const path = writeTarget(ref, {
       ...target(opts, fields?.metadata?.namespace),
@@ -144,8 +149,9 @@ export function resourceApi<T = KubernetesObject>(
   return {
     get: (name, options) => read<T>(name, options),
     list: (options) => list<T>(cluster, ref, options),
-    create: async (object, options = {}) => {
-      const fields = object as ObjectFields;
+    create: async (object, opts) => {
+      const options = checkedOptions(ref, opts);
+      const fields = checkedObject(ref, object);
       const { name } = fields?.metadata ?? {};
       const where = target(options, fields?.metadata?.namespace);
       // The name, when the object has one (else generateName), is checked as any other.
@@ -166,8 +172,9 @@ export function resourceApi<T = KubernetesObject>(
     replace: (object, options) => replace<T>(object, options),
     patch: (name, body, options) => patch<T>(name, body, options),
     apply: (config, options) => apply(config, options),
-    delete: async (name, options: DeleteOptions = {}) => {
-      const path = writeTarget(ref, { ...target(options), name });
+    delete: async (name, opts: DeleteOptions | undefined) => {
+      const options = checkedOptions(ref, opts);
+      const path = writeTarget(ref, { ...target(options), name: required(name) });
       const body = deleteBody(path, options);
       const query = writeQuery(path, { dryRun: options.dryRun });
       return sendRequest<T | V1Status>(cluster, {
@@ -183,6 +190,24 @@ export function resourceApi<T = KubernetesObject>(
   };
 }
 
+/** A name where one is required: absent is the empty name, refused as such (not a list). */
+function required(name: unknown): unknown {
+  return name === undefined ? '' : name;
+}
+
+/**
+ * An object or configuration argument, checked before its namespace is read, so that `null` is
+ * answered as a bad object rather than a missing namespace.
+ */
+function checkedObject(ref: ResourceRef<unknown>, object: unknown): ObjectFields {
+  if (typeof object !== 'object' || object === null || Array.isArray(object))
+    throw WatchError.badRequest(
+      resourcePath(ref),
+      `the object must be a JSON object, not ${describeType(object)}`,
+    );
+  return object as ObjectFields;
+}
+
 /** The namespace part of a request that needs one. */
 function target(options: RequestOptions, objectNamespace?: unknown) {
   return { namespace: options?.namespace, objectNamespace, needsNamespace: true };
@@ -191,10 +216,12 @@ function target(options: RequestOptions, objectNamespace?: unknown) {
 async function list<T>(
   cluster: Cluster,
   ref: ResourceRef<unknown>,
-  options: ApiListOptions = {},
+  opts: ApiListOptions | undefined,
 ): Promise<ListResult<T>> {
+  const options = checkedOptions(ref, opts);
   const { limit = LIST_LIMIT, signal = new AbortController().signal } = options;
   const path = writeTarget(ref, { namespace: options.namespace, needsNamespace: false });
+  checkListStrings(path, options);
   if (!(Number.isSafeInteger(limit) && limit >= 0))
     throw WatchError.badRequest(path, 'limit must be a whole number >= 0');
   if (signal.aborted) throw WatchError.aborted(path);
