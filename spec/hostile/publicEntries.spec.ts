@@ -6,18 +6,19 @@
  * hang, and never a request: the test server's `requests` stays empty.
  *
  * The table is in ./publicEntries/: a new entry is covered by adding a row. Deferred rows:
- * `resourceApi` (branch writeapi) and the server's apply (branch ssa) once they are on main.
+ * none (resourceApi and its methods, retryOnConflict and the controller kit are rows).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WatchError } from '../../src/WatchError.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { CONFIG_ROWS, SERVER_ROWS } from './publicEntries/configRows.js';
+import { KIT_ROWS } from './publicEntries/kitRows.js';
 import { outcomeOf, type Outcome } from './publicEntries/outcome.js';
 import { REQUEST_ROWS } from './publicEntries/requestRows.js';
 import { WRITE_ROWS } from './publicEntries/writeRows.js';
 import type { ArgumentCase, Kit } from './publicEntries/table.js';
 
-const ROWS = [...REQUEST_ROWS, ...WRITE_ROWS, ...CONFIG_ROWS, ...SERVER_ROWS];
+const ROWS = [...REQUEST_ROWS, ...WRITE_ROWS, ...KIT_ROWS, ...CONFIG_ROWS, ...SERVER_ROWS];
 
 /** C0 and C1 control characters: none may reach a message raw. */
 // eslint-disable-next-line no-control-regex
@@ -102,6 +103,11 @@ it('the table covers every entry the issue names', () => {
       'controller',
       'leaderElection',
       'eventRecorder',
+      'resourceApi',
+      'resourceApi().apply',
+      'retryOnConflict',
+      'setCondition',
+      'controllerReference',
       'resource',
       'metadataOnly',
       'FakeKubeApiServer',

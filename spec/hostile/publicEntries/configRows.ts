@@ -111,6 +111,12 @@ export const CONFIG_ROWS: EntryRow[] = [
   {
     entry: 'eventRecorder',
     arguments: [
+      argument('cluster', MISSING_OR_NOT_OBJECTS, typeError, (bad) =>
+        eventRecorder(bad as never, {
+          reportingController: 'example.com/c',
+          reportingInstance: 'r-0',
+        }),
+      ),
       argument(
         'config',
         MISSING_OR_NOT_OBJECTS.filter((b) => typeof b.value !== 'function'),

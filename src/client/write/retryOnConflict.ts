@@ -1,4 +1,5 @@
 import { isConflict } from '../../WatchError.js';
+import { assertObjectArgument } from '../../objects/argumentChecks.js';
 
 /** The wait between attempts of {@link retryOnConflict}: client-go's `retry.DefaultRetry`. */
 export interface ConflictBackoff {
@@ -44,11 +45,22 @@ export interface RetryOnConflictOptions {
  */
 export async function retryOnConflict<R>(
   fn: (attempt: number) => Promise<R>,
-  { attempts = 5, backoff = {}, signal }: RetryOnConflictOptions = {},
+  options: RetryOnConflictOptions = {},
 ): Promise<R> {
+  // Checked before anything runs, each message naming the argument (never its value: a Symbol
+  // in a template literal throws a TypeError of its own).
+  if (typeof fn !== 'function') throw new TypeError('retryOnConflict: fn must be a function');
+  assertObjectArgument('retryOnConflict', 'options', options);
+  const { attempts = 5, backoff = {}, signal } = options;
   if (!Number.isSafeInteger(attempts) || attempts < 1)
-    throw new RangeError(`retryOnConflict: attempts must be a whole number >= 1, not ${attempts}`);
+    throw new RangeError('retryOnConflict: attempts must be a whole number >= 1');
+  assertObjectArgument('retryOnConflict', 'options.backoff', backoff);
   const { initialMs = 10, factor = 1, jitter = 0.1, maxMs = Infinity } = backoff;
+  for (const [name, value] of Object.entries({ initialMs, factor, jitter, maxMs }))
+    if (typeof value !== 'number' || Number.isNaN(value) || value < 0)
+      throw new RangeError(`retryOnConflict: backoff.${name} must be a number >= 0`);
+  if (signal !== undefined && typeof (signal as AbortSignal)?.addEventListener !== 'function')
+    throw new TypeError('retryOnConflict: options.signal must be an AbortSignal');
   let waitMs = initialMs;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -1,4 +1,5 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { assertObjectArgument } from '../../objects/argumentChecks.js';
 import type { Cluster, KubernetesObject, Logger } from '../../types.js';
 import type { EventDropReason, EventRecord } from './EventRecord.js';
 import { httpEventSink } from './httpEventSink.js';
@@ -53,6 +54,9 @@ export interface EventRecorderConfig {
  * recorder.record(deployment, { type: 'Normal', reason: 'Scaled', action: 'Scale', note: 'to 3 replicas' });
  */
 export function eventRecorder(cluster: Cluster, config: EventRecorderConfig): EventRecorder {
+  // Configuration: a recorder without a cluster would only fail at its first write, in the
+  // background, where nobody sees it (leaderElection checks its cluster the same way).
+  assertObjectArgument('eventRecorder', 'cluster', cluster);
   const {
     reportingController,
     reportingInstance,

@@ -1,4 +1,5 @@
 import type { V1OwnerReference } from '@kubernetes/client-node';
+import { assertObjectArgument } from '../../objects/argumentChecks.js';
 import { apiVersionOf } from '../../objects/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 
@@ -25,16 +26,18 @@ export function controllerReference(
 ): V1OwnerReference {
   if (typeof owner !== 'object' || owner === null)
     throw new TypeError('controllerReference: the owner must be an object');
+  assertObjectArgument('controllerReference', 'resource', resource, true);
+  assertObjectArgument('controllerReference', 'owner.metadata', owner.metadata, true);
   const partial = owner.kind === 'PartialObjectMetadata' || owner.kind === undefined;
   const apiVersion =
     partial || !owner.apiVersion ? resource && apiVersionOf(resource) : owner.apiVersion;
   const kind = partial ? resource?.kind : owner.kind;
   const { name, uid } = owner.metadata ?? {};
   const missing = [
-    !apiVersion && 'apiVersion',
-    !kind && 'kind',
-    !name && 'metadata.name',
-    !uid && 'metadata.uid',
+    !isText(apiVersion) && 'apiVersion',
+    !isText(kind) && 'kind',
+    !isText(name) && 'metadata.name',
+    !isText(uid) && 'metadata.uid',
   ].filter(Boolean);
   if (missing.length > 0)
     throw new TypeError(
@@ -48,4 +51,9 @@ export function controllerReference(
     controller: true,
     blockOwnerDeletion: true,
   };
+}
+
+/** A field of a reference: a non-empty string (any other value is reported missing). */
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }

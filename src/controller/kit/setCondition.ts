@@ -1,3 +1,5 @@
+import { quoteValue } from '../../objects/argumentChecks.js';
+
 /**
  * One entry of a status's `conditions` (metav1.Condition) as it is on the wire: the transition
  * time is an RFC 3339 string (client-node's `V1Condition` types it as a `Date`, which a JSON
@@ -71,6 +73,9 @@ export function setCondition(
   now: Date = new Date(),
 ): StatusCondition[] {
   const { type, status, reason, message = '', observedGeneration } = checked(update);
+  checkedList(conditions);
+  if (!(now instanceof Date) || Number.isNaN(now.getTime()))
+    throw new TypeError('setCondition: now must be a valid Date');
   const list = conditions ?? [];
   const index = list.findIndex((c) => c.type === type);
   const existing = index === -1 ? undefined : list[index];
@@ -106,21 +111,29 @@ function wireShaped(c: ConditionInput): StatusCondition {
   };
 }
 
+/** The conditions read so far: an array of objects, or absent (a TypeError naming them). */
+function checkedList(conditions: unknown): void {
+  // null as well: a status read from the server may carry `conditions: null`.
+  if (conditions === undefined || conditions === null) return;
+  if (!Array.isArray(conditions) || conditions.some((c) => typeof c !== 'object' || c === null))
+    throw new TypeError('setCondition: conditions must be an array of condition objects');
+}
+
 function checked(update: ConditionUpdate): ConditionUpdate {
   if (typeof update !== 'object' || update === null)
     throw new TypeError('setCondition: the condition must be an object');
   const { type, status, reason, message, observedGeneration } = update;
   if (typeof type !== 'string' || type.length > 316 || !TYPE.test(type))
     throw new TypeError(
-      `setCondition: invalid type ${JSON.stringify(type)}: a CamelCase name such as 'Ready'`,
+      `setCondition: invalid type ${quoteValue(type)}: a CamelCase name such as 'Ready'`,
     );
   if (typeof status !== 'string' || !STATUSES.has(status))
     throw new TypeError(
-      `setCondition: invalid status ${JSON.stringify(status)} for ${type}: 'True', 'False' or 'Unknown'`,
+      `setCondition: invalid status ${quoteValue(status)} for ${type}: 'True', 'False' or 'Unknown'`,
     );
   if (typeof reason !== 'string' || reason.length > 1024 || !REASON.test(reason))
     throw new TypeError(
-      `setCondition: invalid reason ${JSON.stringify(reason)} for ${type}: a CamelCase word such as 'Provisioned'`,
+      `setCondition: invalid reason ${quoteValue(reason)} for ${type}: a CamelCase word such as 'Provisioned'`,
     );
   if (message !== undefined && (typeof message !== 'string' || message.length > 32768))
     throw new TypeError(`setCondition: the message of ${type} must be a string of at most 32768`);

@@ -1,0 +1,154 @@
+import { retryOnConflict } from '../../../src/client/write/retryOnConflict.js';
+import { controllerReference } from '../../../src/controller/kit/controllerReference.js';
+import { setCondition } from '../../../src/controller/kit/setCondition.js';
+import { pods } from '../../../src/objects/resources.js';
+import {
+  HOSTILE_STRINGS,
+  MISSING_OR_NOT_OBJECTS,
+  NOT_COUNTS,
+  NOT_FUNCTIONS,
+  NOT_OBJECTS,
+  NOT_STRINGS,
+  type Bad,
+} from './badValues.js';
+import { argument, type Contract, type EntryRow } from './table.js';
+
+const typeError: Contract = { answer: 'throws', error: 'TypeError' };
+const rejectsType: Contract = { answer: 'rejects', error: 'TypeError' };
+const rejectsRange: Contract = { answer: 'rejects', error: 'RangeError' };
+const undef: Bad = { label: 'undefined', value: undefined };
+
+const ready = { type: 'Ready', status: 'True' as const, reason: 'Done' };
+const owner = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web', namespace: 'default', uid: 'u-1' },
+};
+/** Strings that are not a condition's type, status or reason (empty, traversal, controls...). */
+const BAD_WORDS: Bad[] = [
+  ...NOT_STRINGS,
+  ...HOSTILE_STRINGS.filter((b) => !['upper case', '"a/b"'].includes(b.label)),
+];
+
+/**
+ * The helpers of a controller: `retryOnConflict` (async: it rejects), `setCondition` and
+ * `controllerReference` (pure: they throw). None sends anything.
+ */
+export const KIT_ROWS: EntryRow[] = [
+  {
+    entry: 'retryOnConflict',
+    arguments: [
+      argument('fn', [undef, ...NOT_FUNCTIONS], rejectsType, (bad) =>
+        retryOnConflict(bad as never),
+      ),
+      argument('options', NOT_OBJECTS, rejectsType, (bad) =>
+        retryOnConflict(async () => 1, bad as never),
+      ),
+      argument(
+        'options.attempts',
+        [...NOT_COUNTS, { label: 'zero', value: 0 }, { label: 'a symbol', value: Symbol('x') }],
+        rejectsRange,
+        (bad) => retryOnConflict(async () => 1, { attempts: bad as number }),
+      ),
+      argument('options.backoff', NOT_OBJECTS, rejectsType, (bad) =>
+        retryOnConflict(async () => 1, { backoff: bad as never }),
+      ),
+      argument(
+        'options.backoff.initialMs',
+        NOT_COUNTS.filter((b) => b.value !== 1.5 && b.value !== Infinity),
+        rejectsRange,
+        (bad) => retryOnConflict(async () => 1, { backoff: { initialMs: bad as number } }),
+      ),
+      argument(
+        'options.signal',
+        [
+          { label: 'a string', value: 'abort' },
+          { label: 'null', value: null },
+        ],
+        rejectsType,
+        (bad) => retryOnConflict(async () => 1, { signal: bad as never }),
+      ),
+    ],
+  },
+  {
+    entry: 'setCondition',
+    arguments: [
+      argument(
+        'conditions',
+        [
+          ...NOT_OBJECTS.filter((b) => b.value !== null && !Array.isArray(b.value)),
+          { label: 'an array with null', value: [null] },
+        ],
+        typeError,
+        (bad) => setCondition(bad as never, ready),
+      ),
+      argument(
+        'update',
+        MISSING_OR_NOT_OBJECTS.filter(
+          (b) => !Array.isArray(b.value) && typeof b.value !== 'function',
+        ),
+        typeError,
+        (bad) => setCondition([], bad as never),
+        /\bcondition\b/,
+      ),
+      argument('update.type', BAD_WORDS, typeError, (bad) =>
+        setCondition([], { ...ready, type: bad as string }),
+      ),
+      argument(
+        'update.status',
+        [...BAD_WORDS, { label: '"true"', value: 'true' }],
+        typeError,
+        (bad) => setCondition([], { ...ready, status: bad as never }),
+      ),
+      argument('update.reason', BAD_WORDS, typeError, (bad) =>
+        setCondition([], { ...ready, reason: bad as string }),
+      ),
+      argument('update.observedGeneration', NOT_COUNTS, typeError, (bad) =>
+        setCondition([], { ...ready, observedGeneration: bad as number }),
+      ),
+      argument(
+        'now',
+        [
+          { label: 'a string', value: '2026-01-01' },
+          { label: 'an invalid Date', value: new Date('x') },
+          { label: 'null', value: null },
+        ],
+        typeError,
+        (bad) => setCondition([], ready, bad as Date),
+      ),
+    ],
+  },
+  {
+    entry: 'controllerReference',
+    arguments: [
+      argument(
+        'owner',
+        MISSING_OR_NOT_OBJECTS.filter((b) => !Array.isArray(b.value)),
+        typeError,
+        (bad) => controllerReference(bad as never),
+      ),
+      argument('resource', NOT_OBJECTS, typeError, (bad) =>
+        controllerReference(owner, bad as never),
+      ),
+      argument('owner.metadata', NOT_OBJECTS, typeError, (bad) =>
+        controllerReference({ ...owner, metadata: bad } as never, pods),
+      ),
+      argument(
+        'owner.metadata.uid',
+        [...NOT_STRINGS, { label: 'empty', value: '' }],
+        typeError,
+        (bad) =>
+          controllerReference({ ...owner, metadata: { ...owner.metadata, uid: bad } } as never),
+      ),
+      argument(
+        'owner.kind',
+        [
+          { label: 'a number', value: 42 },
+          { label: 'an object', value: {} },
+        ],
+        typeError,
+        (bad) => controllerReference({ ...owner, kind: bad } as never),
+      ),
+    ],
+  },
+];
