@@ -21,6 +21,8 @@ export function contentLength(head: ResponseHead): number | undefined {
  * body's announced `length` (up to 64 MiB), its bytes are copied once into one array of that
  * size; a body that turns out longer goes on in chunks, like one of unknown length. The one
  * whole-body read of kube-rx: list pages, JSON answers, error bodies, the command's discovery.
+ * An abort of `signal` ends the read (`ok: false`): the transport releases the body on abort and
+ * tells its sink nothing more, so a body that stalls would otherwise be waited for forever.
  *
  * @example
  * const read = await readBody(body, 16 << 20, contentLength(head));
@@ -29,8 +31,16 @@ export function readBody(
   body: ResponseBody,
   limit: number,
   length?: number,
+  signal?: AbortSignal,
 ): Promise<{ ok: true; bytes: Uint8Array; truncated: boolean } | { ok: false; cause: unknown }> {
-  return new Promise((resolve) => {
+  return new Promise((settle) => {
+    const onAbort = () => resolve({ ok: false, cause: new Error('the read was aborted') });
+    const resolve: typeof settle = (result) => {
+      signal?.removeEventListener('abort', onAbort);
+      settle(result);
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     const chunks: Uint8Array[] = [];
     let whole =
       length !== undefined && length <= Math.min(limit, MAX_PREALLOCATED_BYTES)

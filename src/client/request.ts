@@ -80,7 +80,7 @@ export async function openStream(
       return { ok: false, error: WatchError.network(resourcePath, result.cause) };
     const { head, body } = result;
     if (head.statusCode >= 200 && head.statusCode <= 299) return { ok: true, body, head };
-    return { ok: false, error: await errorAnswer(head, body, resourcePath) };
+    return { ok: false, error: await errorAnswer(head, body, resourcePath, signal) };
   } catch (cause) {
     // Every failure is a result, so that the generator never throws; this one would be a bug.
     return { ok: false, error: WatchError.network(resourcePath, cause) };
@@ -182,7 +182,7 @@ async function readAnswer(
   signal: AbortSignal,
   limit: number,
 ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: WatchError }> {
-  const read = await readBody(body, limit, contentLength(head));
+  const read = await readBody(body, limit, contentLength(head), signal);
   if (signal.aborted) return aborted(resourcePath);
   if (!read.ok)
     return {
@@ -205,9 +205,11 @@ async function errorAnswer(
   head: ResponseHead,
   body: ResponseBody,
   resourcePath: string,
+  signal: AbortSignal,
 ): Promise<WatchError> {
-  const read = await readBody(body, MAX_ERROR_BODY_BYTES);
+  const read = await readBody(body, MAX_ERROR_BODY_BYTES, undefined, signal);
   body.release();
+  if (signal.aborted) return WatchError.aborted(resourcePath);
   if (!read.ok)
     return WatchError.network(resourcePath, read.cause, `a malformed ${head.statusCode} answer`);
   return answerToWatchError(
