@@ -108,6 +108,7 @@ it('the table covers every entry the issue names', () => {
       'retryOnConflict',
       'setCondition',
       'controllerReference',
+      'finalizer',
       'resource',
       'metadataOnly',
       'FakeKubeApiServer',

@@ -1,5 +1,6 @@
 import { retryOnConflict } from '../../../src/client/write/retryOnConflict.js';
 import { controllerReference } from '../../../src/controller/kit/controllerReference.js';
+import { finalizer } from '../../../src/controller/kit/finalizer.js';
 import { setCondition } from '../../../src/controller/kit/setCondition.js';
 import { pods } from '../../../src/objects/resources.js';
 import {
@@ -151,4 +152,38 @@ export const KIT_ROWS: EntryRow[] = [
       ),
     ],
   },
+  {
+    entry: 'finalizer',
+    arguments: [
+      argument('ctx', MISSING_OR_NOT_OBJECTS, rejectsType, (bad) =>
+        finalizer(bad as never, owner, 'example.com/cleanup', handlers),
+      ),
+      argument('ctx.api', NOT_FUNCTIONS, rejectsType, (bad) =>
+        finalizer({ ...finalizerCtx, api: bad } as never, owner, 'example.com/cleanup', handlers),
+      ),
+      argument('object', NOT_OBJECTS, rejectsType, (bad) =>
+        finalizer(finalizerCtx, bad as never, 'example.com/cleanup', handlers),
+      ),
+      argument('name', [undef, ...BAD_WORDS.filter((b) => b.value !== 'a/b')], rejectsType, (bad) =>
+        finalizer(finalizerCtx, owner, bad as string, handlers),
+      ),
+      argument(
+        'handlers',
+        MISSING_OR_NOT_OBJECTS,
+        rejectsType,
+        (bad) => finalizer(finalizerCtx, owner, 'example.com/cleanup', bad as never),
+        /\b(apply|cleanup)\b/,
+      ),
+    ],
+  },
 ];
+
+/** A reconcile context whose writes would be seen: none may be made for a bad argument. */
+const finalizerCtx = {
+  resource: pods,
+  signal: new AbortController().signal,
+  api: () => ({
+    patch: () => Promise.reject(new Error('finalizer: a patch was sent')),
+  }),
+};
+const handlers = { apply: async () => undefined, cleanup: async () => undefined };

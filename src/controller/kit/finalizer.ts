@@ -1,4 +1,5 @@
 import { WatchError } from '../../WatchError.js';
+import { assertObjectArgument, quoteValue } from '../../objects/argumentChecks.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import type { Action } from '../Action.js';
 
@@ -57,12 +58,17 @@ export async function finalizer<T extends KubernetesObject>(
   name: string,
   handlers: FinalizerHandlers<T>,
 ): Promise<Action | void> {
+  // quoteValue, not JSON.stringify: a name may be huge, hold C1 controls or be a Symbol.
   if (typeof name !== 'string' || !QUALIFIED.test(name) || name.length > 316)
     throw new TypeError(
-      `finalizer: invalid name ${JSON.stringify(name)}: a qualified name such as 'example.com/cleanup'`,
+      `finalizer: invalid name ${quoteValue(name)}: a qualified name such as 'example.com/cleanup'`,
     );
   if (typeof handlers?.apply !== 'function' || typeof handlers.cleanup !== 'function')
     throw new TypeError('finalizer: apply and cleanup must be functions');
+  // Checked before the object is read, so that a bad one is named rather than crashing later.
+  assertObjectArgument('finalizer', 'ctx', ctx);
+  if (typeof ctx.api !== 'function') throw new TypeError('finalizer: ctx.api must be a function');
+  assertObjectArgument('finalizer', 'object', object, true);
   if (object === undefined) return;
   const finalizers = object.metadata?.finalizers;
   const index = finalizers?.indexOf(name) ?? -1;
