@@ -2,11 +2,12 @@ import type { KubernetesObject } from '../types.js';
 import type { ControllerConfig, ControllerSource } from './ControllerConfig.js';
 import { resourcePath } from '../objects/resourcePath.js';
 import { assertObjectArgument } from '../objects/argumentChecks.js';
+import type { EventRecorder } from './events/eventRecorder.js';
 
 /**
  * Throws a TypeError naming the field unless `config` can run a controller: an object with a
  * cluster object, a `for` source with a valid resource, a `reconcile` function, and `owns`/`watches`
- * arrays when given. A controller is configuration, checked when it is made, so a typo fails at
+ * arrays and an event recorder when given. A controller is configuration, checked when it is made, so a typo fails at
  * once rather than as a crash inside the first watch.
  *
  * @example
@@ -20,6 +21,16 @@ export function checkControllerConfig<T extends KubernetesObject>(
   checkSource('config.for', config.for);
   if (typeof config.reconcile !== 'function') {
     throw new TypeError('controller: config.reconcile must be a function');
+  }
+  // A recorder is used in reconcile and closed with the controller: a bad one would crash there.
+  const recorder: unknown = config.recorder;
+  assertObjectArgument('controller', 'config.recorder', recorder, true);
+  if (
+    recorder !== undefined &&
+    (typeof (recorder as EventRecorder).record !== 'function' ||
+      typeof (recorder as EventRecorder).close !== 'function')
+  ) {
+    throw new TypeError('controller: config.recorder must be an eventRecorder (record and close)');
   }
   for (const name of ['owns', 'watches'] as const) {
     const value: unknown = config[name];

@@ -74,6 +74,12 @@ export const CONFIG_ROWS: EntryRow[] = [
         typeError,
         (bad, { kc }) => controller(controllerConfig(kc, { owns: bad }) as never),
       ),
+      argument(
+        'config.recorder',
+        [...NOT_OBJECTS, { label: 'an object without record', value: { close: () => undefined } }],
+        typeError,
+        (bad, { kc }) => controller(controllerConfig(kc, { recorder: bad }) as never),
+      ),
       argument('config.owns[]', MISSING_OR_NOT_OBJECTS, typeError, (bad, { kc }) =>
         controller(controllerConfig(kc, { owns: [bad] }) as never),
       ),
