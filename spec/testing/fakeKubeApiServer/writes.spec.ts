@@ -107,6 +107,37 @@ describe('FakeKubeApiServer writes over HTTP', () => {
     expect((await get(server, PODS, { token: 'wrong', method: 'POST' })).status).toBe(401);
   });
 
+  it('an update that changes nothing stores nothing: same resourceVersion, no watch event', async () => {
+    server = await FakeKubeApiServer.start();
+    const created = (await request(server, 'POST', DEPLOYS, deployment('web', ''))).json;
+    const same = await request(server, 'PUT', `${DEPLOYS}/web`, created);
+    expect([same.status, same.json.metadata.resourceVersion]).toEqual([
+      200,
+      created.metadata.resourceVersion,
+    ]);
+    const emptyPatch = await request(
+      server,
+      'PATCH',
+      `${DEPLOYS}/web`,
+      {},
+      {
+        contentType: 'application/merge-patch+json',
+      },
+    );
+    expect(emptyPatch.json.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    // the next real change is the first event after the create
+    const w = watch(server, `${DEPLOYS}?resourceVersion=${created.metadata.resourceVersion}`);
+    const scaled = structuredClone(created);
+    scaled.spec.replicas = 5;
+    await request(server, 'PUT', `${DEPLOYS}/web`, scaled);
+    await until(
+      () => w.events.length >= 1,
+      () => 'no event',
+    );
+    expect(w.events.map((e: any) => [e.type, e.object.spec.replicas])).toEqual([['MODIFIED', 5]]);
+    w.close();
+  });
+
   it('PUT replaces: 409 on a stale resourceVersion, uid and creationTimestamp kept', async () => {
     server = await FakeKubeApiServer.start();
     const created = (await request(server, 'POST', DEPLOYS, deployment('web', ''))).json;
