@@ -1,0 +1,90 @@
+// controller({ sharding }): members of one ring in one process against FakeKubeApiServer on
+// loopback. Every object is assigned to a live member, run only there, and moved between
+// members without a key ever running on two of them at once.
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { HashRing } from '../../../src/controller/sharding/hashRing.js';
+import { configmaps } from '../../../src/objects/resources.js';
+import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import { sleep, until } from '../../support/wait.js';
+import { DRAIN, Ring, seed } from './ringHarness.js';
+
+let ring: Ring | undefined;
+let fake: FakeKubeApiServer | undefined;
+afterEach(async () => {
+  ring?.close();
+  ring = undefined;
+  await sleep(100); // releases land before the server stops
+  await fake?.stop();
+  fake = undefined;
+});
+
+async function start(n: number, members: string[], runMs = 20): Promise<Ring> {
+  fake = await FakeKubeApiServer.start({ http2: false });
+  seed(fake, n);
+  ring = new Ring(fake, runMs);
+  for (const m of members) ring.join(m);
+  return ring;
+}
+
+/** Whether every object carries the label the hash ring over `members` gives it. */
+function assignedTo(r: Ring, members: string[]): boolean {
+  const hash = new HashRing(members);
+  for (const [name, label] of r.labels()) if (label !== hash.owner(`app/${name}`)) return false;
+  return true;
+}
+
+/** The keys each member ran since `from` (performance.now()). */
+function ranSince(r: Ring, from: number): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const run of r.runs) {
+    if (run.start < from) continue;
+    const set = out.get(run.member) ?? new Set<string>();
+    set.add(run.key);
+    out.set(run.member, set);
+  }
+  return out;
+}
+
+describe('controller: sharding', () => {
+  it('assigns every object to a member by the hash ring; each runs only its own', async () => {
+    const r = await start(40, ['m1', 'm2', 'm3']);
+    await until(
+      () => assignedTo(r, ['m1', 'm2', 'm3']),
+      'every object assigned by the ring',
+      15_000,
+    );
+    await until(() => new Set(r.runs.map((run) => run.key)).size === 40, 'every key run', 10_000);
+    // A run happens on the member its object is labelled with, and only there.
+    for (const run of r.runs) expect(run.label).toBe(run.member);
+    const perMember = ranSince(r, 0);
+    expect([...perMember.keys()].sort()).toEqual(['m1', 'm2', 'm3']);
+    // New objects are assigned too.
+    seed(fake!, 5, 40);
+    await until(
+      () => r.labels().size === 45 && assignedTo(r, ['m1', 'm2', 'm3']),
+      'new ones',
+      10_000,
+    );
+    expect(r.overlaps()).toEqual([]);
+  }, 30_000);
+
+  it('a joining member takes its share through the drain handshake, never two at once', async () => {
+    const r = await start(40, ['m1', 'm2'], 60);
+    await until(() => assignedTo(r, ['m1', 'm2']), 'assigned to two', 15_000);
+    await until(
+      () => new Set(r.runs.map((run) => run.key)).size === 40,
+      () =>
+        `every key run: ${JSON.stringify([...r.labels()].filter(([n]) => !r.runs.some((x) => x.key === `app/${n}`)))} ${r.runs.length}`,
+      10_000,
+    );
+    const joined = performance.now();
+    r.join('m3');
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'assigned to three', 15_000);
+    // The moved keys ran on m3, and no object is left draining.
+    const moved = [...r.labels()].filter(([, m]) => m === 'm3').map(([n]) => `app/${n}`);
+    expect(moved.length).toBeGreaterThan(0);
+    await until(() => moved.every((k) => ranSince(r, joined).get('m3')?.has(k)), 'm3 ran its keys');
+    expect(fake!.objects(configmaps, 'app').some((cm) => cm.metadata?.labels?.[DRAIN])).toBe(false);
+    expect(r.overlaps()).toEqual([]);
+  }, 30_000);
+});
