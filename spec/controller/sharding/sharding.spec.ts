@@ -6,7 +6,7 @@ import { HashRing } from '../../../src/controller/sharding/hashRing.js';
 import { configmaps } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { sleep, until } from '../../support/wait.js';
-import { DRAIN, Ring, seed } from './ringHarness.js';
+import { DRAIN, RENEW, Ring, seed } from './ringHarness.js';
 
 let ring: Ring | undefined;
 let fake: FakeKubeApiServer | undefined;
@@ -87,4 +87,51 @@ describe('controller: sharding', () => {
     expect(fake!.objects(configmaps, 'app').some((cm) => cm.metadata?.labels?.[DRAIN])).toBe(false);
     expect(r.overlaps()).toEqual([]);
   }, 30_000);
+
+  it('a member that stops releases its Lease once its runs ended; its objects move', async () => {
+    const r = await start(30, ['m1', 'm2', 'm3'], 150);
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'assigned to three', 15_000);
+    await until(() => r.runs.some((run) => run.member === 'm2'), 'm2 running');
+    const mine = [...r.labels()].filter(([, m]) => m === 'm2').map(([n]) => `app/${n}`);
+    const left = performance.now();
+    r.leave('m2');
+    await until(() => assignedTo(r, ['m1', 'm3']), 'm2 objects moved', 15_000);
+    await until(
+      () => mine.every((k) => r.runs.some((run) => run.key === k && run.start > left)),
+      'its keys ran elsewhere',
+    );
+    // m2's runs in flight when it left (150 ms, ignoring their signal) ended before any other
+    // member started one of its keys: the Lease was released only then.
+    expect(r.overlaps()).toEqual([]);
+    expect(r.runs.some((run) => run.member === 'm2' && run.start > left)).toBe(false);
+  }, 30_000);
+
+  it('a partitioned member stops within its renew deadline; its objects move only after expiry', async () => {
+    const r = await start(30, ['m1', 'm2', 'm3']);
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'assigned to three', 15_000);
+    await until(() => r.runs.filter((run) => run.member === 'm2').length > 20, 'm2 running');
+    const mine = [...r.labels()].filter(([, m]) => m === 'm2').map(([n]) => `app/${n}`);
+    const cut = performance.now();
+    r.members.get('m2')!.partition(true);
+    await until(() => assignedTo(r, ['m1', 'm3']), 'm2 objects moved', 15_000);
+    // m2 started nothing past its renew deadline (and a timer's slack).
+    const lastStart = Math.max(...r.runs.filter((x) => x.member === 'm2').map((x) => x.start));
+    expect(lastStart - cut).toBeLessThan(RENEW + 150);
+    // Its keys ran elsewhere only after its Lease expired by the sharder's clock (judged as 1 s:
+    // whole seconds), well after m2 stopped.
+    await until(
+      () => mine.every((k) => r.runs.some((run) => run.key === k && run.member !== 'm2')),
+      'its keys ran elsewhere',
+    );
+    const firstElsewhere = Math.min(
+      ...r.runs.filter((x) => mine.includes(x.key) && x.member !== 'm2').map((x) => x.start),
+    );
+    expect(firstElsewhere - cut).toBeGreaterThan(800);
+    expect(r.overlaps()).toEqual([]);
+    // Healed, it joins again as a new incarnation and gets its share back by the handshake.
+    r.members.get('m2')!.partition(false);
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'm2 back in the ring', 15_000);
+    await until(() => r.runs.some((x) => x.member === 'm2' && x.start > firstElsewhere), 'm2 runs');
+    expect(r.overlaps()).toEqual([]);
+  }, 40_000);
 });
