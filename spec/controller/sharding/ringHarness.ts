@@ -58,7 +58,7 @@ export class Ring {
       cluster,
       for: { resource: configmaps, options: { namespace: 'app' } },
       rateLimit: false,
-      concurrency: 4,
+      concurrency: 16,
       reconcile: async (object, { key }) => {
         const record: RunRecord = {
           member: identity,

@@ -18,10 +18,10 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function start(n: number, members: string[], runMs = 20): Promise<Ring> {
+async function start(n: number, members: string[], runMs = 20, requeueMs = 50): Promise<Ring> {
   fake = await FakeKubeApiServer.start({ http2: false });
   seed(fake, n);
-  ring = new Ring(fake, runMs);
+  ring = new Ring(fake, runMs, requeueMs);
   for (const m of members) ring.join(m);
   return ring;
 }
@@ -89,9 +89,17 @@ describe('controller: sharding', () => {
   }, 30_000);
 
   it('a member that stops releases its Lease once its runs ended; its objects move', async () => {
-    const r = await start(30, ['m1', 'm2', 'm3'], 150);
+    const r = await start(30, ['m1', 'm2', 'm3'], 350, 300);
     await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'assigned to three', 15_000);
-    await until(() => r.runs.some((run) => run.member === 'm2'), 'm2 running');
+    // Leave just after m2 started a run: it goes on for 350 ms (below the renew deadline, which
+    // bounds the wait), longer than the sharder takes to move a freed member's objects.
+    await until(
+      () =>
+        r.runs.some(
+          (x) => x.member === 'm2' && x.end === Infinity && x.start > performance.now() - 10,
+        ),
+      'a run of m2 just started',
+    );
     const mine = [...r.labels()].filter(([, m]) => m === 'm2').map(([n]) => `app/${n}`);
     const left = performance.now();
     r.leave('m2');
@@ -100,7 +108,7 @@ describe('controller: sharding', () => {
       () => mine.every((k) => r.runs.some((run) => run.key === k && run.start > left)),
       'its keys ran elsewhere',
     );
-    // m2's runs in flight when it left (150 ms, ignoring their signal) ended before any other
+    // m2's runs in flight when it left (350 ms, ignoring their signal) ended before any other
     // member started one of its keys: the Lease was released only then.
     expect(r.overlaps()).toEqual([]);
     expect(r.runs.some((run) => run.member === 'm2' && run.start > left)).toBe(false);
