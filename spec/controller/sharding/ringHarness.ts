@@ -45,7 +45,7 @@ export class Ring {
   ) {}
 
   /** Starts a member; its reconcile takes `runMs` and ignores its signal (the worst case). */
-  join(identity: string): Member {
+  join(identity: string, name = identity): Member {
     const base = kubeConfigConnection(this.fake.kubeConfig());
     let partitioned = false;
     // A partition: every request resolves to a port nothing listens on (connection refused).
@@ -61,7 +61,7 @@ export class Ring {
       concurrency: 16,
       reconcile: async (object, { key }) => {
         const record: RunRecord = {
-          member: identity,
+          member: name,
           key,
           start: performance.now(),
           end: Infinity,
@@ -81,14 +81,14 @@ export class Ring {
         retryPeriodMs: RETRY,
       },
     }).subscribe();
-    const member = { identity, subscription, partition: (on: boolean) => (partitioned = on) };
-    this.members.set(identity, member);
+    const member = { identity: name, subscription, partition: (on: boolean) => (partitioned = on) };
+    this.members.set(name, member);
     return member;
   }
 
-  leave(identity: string): void {
-    this.members.get(identity)?.subscription.unsubscribe();
-    this.members.delete(identity);
+  leave(name: string): void {
+    this.members.get(name)?.subscription.unsubscribe();
+    this.members.delete(name);
   }
 
   close(): void {

@@ -2,11 +2,21 @@
 // loopback. Every object is assigned to a live member, run only there, and moved between
 // members without a key ever running on two of them at once.
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { controller } from '../../../src/controller/controller.js';
+import type { LeaseObject } from '../../../src/controller/election/leaseApi.js';
 import { HashRing } from '../../../src/controller/sharding/hashRing.js';
 import { configmaps } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { sleep, until } from '../../support/wait.js';
-import { DRAIN, RENEW, Ring, seed } from './ringHarness.js';
+import { DRAIN, LABEL, RENEW, Ring, seed } from './ringHarness.js';
+
+const leases = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  kind: 'Lease',
+} as ResourceRef<LeaseObject & KubernetesObject>;
 
 let ring: Ring | undefined;
 let fake: FakeKubeApiServer | undefined;
@@ -142,4 +152,55 @@ describe('controller: sharding', () => {
     await until(() => r.runs.some((x) => x.member === 'm2' && x.start > firstElsewhere), 'm2 runs');
     expect(r.overlaps()).toEqual([]);
   }, 40_000);
+
+  it('a second process with the same identity does not act until the first let the Lease go', async () => {
+    const r = await start(20, ['m1', 'm2']);
+    await until(() => assignedTo(r, ['m1', 'm2']), 'assigned to two', 15_000);
+    r.join('m1', 'm1-twin');
+    await sleep(1500); // past a lease duration: the twin sees the Lease renewed, never expired
+    expect(r.runs.some((run) => run.member === 'm1-twin')).toBe(false);
+    const left = performance.now();
+    r.leave('m1');
+    await until(() => r.runs.some((run) => run.member === 'm1-twin'), 'the twin acting', 10_000);
+    // It acts as m1 (a new incarnation), on m1's objects, after m1's runs ended.
+    expect(
+      r.runs.filter((run) => run.member === 'm1-twin').every((run) => run.label === 'm1'),
+    ).toBe(true);
+    expect(r.runs.filter((run) => run.start > left).some((run) => run.member === 'm1')).toBe(false);
+    expect(r.overlaps()).toEqual([]);
+  }, 30_000);
+
+  it('a label naming a member that never joined is reassigned (the sharder claims its Lease)', async () => {
+    fake = await FakeKubeApiServer.start({ http2: false });
+    fake.create(configmaps, {
+      metadata: { name: 'by-hand', namespace: 'app', labels: { [LABEL]: 'ghost' } },
+    });
+    seed(fake, 5);
+    ring = new Ring(fake);
+    ring.join('m1');
+    ring.join('m2');
+    await until(() => assignedTo(ring!, ['m1', 'm2']), 'by-hand reassigned', 15_000);
+    // The claim on ghost's Lease was released once nothing named it: a ghost may join later.
+    await until(
+      () => fake!.get(leases, 'ops', 'cms.ghost')?.spec?.holderIdentity === '',
+      'the claim released',
+    );
+  }, 30_000);
+
+  it('checks its names at call time, naming the field', () => {
+    const config = (sharding: Record<string, unknown>) => () =>
+      controller({
+        cluster: { resolve: () => Promise.reject(new Error('unused')) },
+        for: { resource: configmaps },
+        reconcile: async () => undefined,
+        sharding: { ring: 'cms', namespace: 'ops', identity: 'm1', ...sharding },
+      });
+    expect(config({ ring: 'Bad_Ring' })).toThrow(/sharding\.ring/);
+    expect(config({ ring: 'a'.repeat(41) })).toThrow(TypeError);
+    expect(config({ namespace: '' })).toThrow(/sharding\.namespace/);
+    expect(config({ identity: 'Pod_1' })).toThrow(/sharding\.identity/);
+    expect(config({ identity: 'x'.repeat(64) })).toThrow(TypeError);
+    expect(config({ leaseDurationMs: 500, renewDeadlineMs: 600 })).toThrow(RangeError);
+    expect(config({})).not.toThrow();
+  });
 });
