@@ -7,6 +7,7 @@ import { electionSettings } from '../election/electionSettings.js';
 import { leaderElection } from '../leaderElection.js';
 import type { ReconcileReport } from '../ReconcileReport.js';
 import { whileLeader } from '../whileLeader.js';
+import { memberStep, type MemberKeys } from './handshake.js';
 import { memberHolder } from './memberLease.js';
 import { membership } from './membership.js';
 import { sharder } from './sharder.js';
@@ -73,8 +74,7 @@ export function shardedController<T extends KubernetesObject>(
 
     const member = defer(() => {
       // A new incarnation starts afresh: what the previous one released or saw is not ours.
-      const released = new Map<string, string | undefined>();
-      const seen = new Set<string>();
+      const keys: MemberKeys = { released: new Map(), seen: new Set() };
       const selector = [primary.options?.labelSelector, names.selectorOf(identity)]
         .filter(Boolean)
         .join(',');
@@ -88,35 +88,23 @@ export function shardedController<T extends KubernetesObject>(
           return [triggerOn ? triggerOn(object) : defaultTrigger(object), labels[drainLabel]];
         },
         reconcile: async (object, ctx) => {
-          const { key } = ctx;
-          if (object === undefined) {
-            // Deleted while ours: the user's reconcile cleans up. Never ours here: nothing.
-            if (!seen.delete(key)) return;
-          } else {
-            const meta = object.metadata ?? {};
-            if (meta.labels?.[assignLabel] !== identity) return;
-            // Released by us: the store has not yet seen the object leave.
-            if (released.has(key)) {
-              if (released.get(key) === meta.resourceVersion) return;
-              released.delete(key);
-            }
-            if (meta.labels?.[drainLabel] !== undefined) {
-              // The queue starts this run only after the key's previous run ended: release.
-              await writer.patch(
-                meta.name!,
-                {
-                  metadata: {
-                    resourceVersion: meta.resourceVersion,
-                    labels: { [assignLabel]: null, [drainLabel]: null },
-                  },
+          const step = memberStep(object, ctx.key, keys, identity, names);
+          if (step === 'skip') return;
+          if (step === 'release') {
+            const meta = object!.metadata!;
+            await writer.patch(
+              meta.name!,
+              {
+                metadata: {
+                  resourceVersion: meta.resourceVersion,
+                  labels: { [assignLabel]: null, [drainLabel]: null },
                 },
-                { namespace: meta.namespace, type: 'merge', signal: ctx.signal },
-              );
-              released.set(key, meta.resourceVersion);
-              seen.delete(key);
-              return;
-            }
-            seen.add(key);
+              },
+              { namespace: meta.namespace, type: 'merge', signal: ctx.signal },
+            );
+            keys.released.set(ctx.key, meta.resourceVersion);
+            keys.seen.delete(ctx.key);
+            return;
           }
           const running = reconcile(object, ctx);
           inFlight.add(running);

@@ -7,6 +7,7 @@ import { metadataOnly } from '../../shapes/metadataOnly.js';
 import type { Cluster, KubernetesObject, Logger, ResourceRef, WatchOptions } from '../../types.js';
 import type { ElectionSettings } from '../election/electionSettings.js';
 import type { LeaseObject } from '../election/leaseApi.js';
+import { sharderStep, type LabelPatch } from './handshake.js';
 import { HashRing } from './hashRing.js';
 import { heldByMember, memberOf } from './memberLease.js';
 import { Reapers } from './Reapers.js';
@@ -36,8 +37,6 @@ const leases: ResourceRef<LeaseObject> = {
   plural: 'leases',
   kind: 'Lease',
 };
-
-type Labels = Record<string, string | null>;
 
 /**
  * The sharder, run while this member holds the ring's sharder Lease (`whileLeader`): it watches
@@ -142,17 +141,18 @@ class Sharder {
       if (this.writing.has(id) || this.writing.size >= MAX_WRITES) continue;
       const desired = this.ring.owner(id);
       if (desired === undefined) continue;
-      const draining = labels[drainLabel] !== undefined;
-      if (!current || !isMemberIdentity(current)) {
-        this.write(object, { [assignLabel]: desired, ...(draining && { [drainLabel]: null }) });
-      } else if (!liveSet.has(current)) {
+      if (current && isMemberIdentity(current) && !liveSet.has(current)) {
+        // Stand by on (or claim) that member's Lease: its objects move once we hold it.
         this.reapers.watch(current);
-        if (this.reapers.holds(current)) {
-          this.write(object, { [assignLabel]: desired, ...(draining && { [drainLabel]: null }) });
-        }
-      } else if (current !== desired && !draining) {
-        this.write(object, { [drainLabel]: 'true' });
       }
+      const patch = sharderStep(labels, {
+        assignLabel,
+        drainLabel,
+        desired,
+        live: (member) => liveSet.has(member),
+        claimed: (member) => this.reapers.holds(member),
+      });
+      if (patch) this.write(object, patch);
     }
     // A claim that holds a member's Lease and has nothing left to move is released (the member
     // may join again at once); one on a Lease gone and unreferenced is dropped.
@@ -167,7 +167,7 @@ class Sharder {
     }
   }
 
-  private write(object: KubernetesObject, labels: Labels): void {
+  private write(object: KubernetesObject, labels: LabelPatch): void {
     const { cluster, resource, retryPeriodMs, logger } = {
       ...this.config,
       retryPeriodMs: this.config.settings.retryPeriodMs,
