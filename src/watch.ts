@@ -2,6 +2,7 @@ import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions }
 import { linkedAbort } from './client/linkedAbort.js';
 import { openWatchStream, type WatchStream } from './client/watchStream.js';
 import { watchPayload } from './sources/watchPayload.js';
+import { isObjectArgument } from './objects/argumentChecks.js';
 
 /** Events decoded and not yet taken by the consumer, past which the socket is paused. */
 const HIGH_WATER_EVENTS = 1024;
@@ -36,7 +37,8 @@ export async function* watchResource<T = KubernetesObject>(
   resource: ResourceRef<T>,
   options: WatchOptions = {},
 ): AsyncGenerator<WatchEvent<T>, void, undefined> {
-  const { signal } = options;
+  // Invalid options are answered by the request (one ERROR); their signal is read only if any.
+  const signal = isObjectArgument(options) ? (options as WatchOptions).signal : undefined;
   if (signal?.aborted) return;
   let wake: (() => void) | undefined;
   const { controller, unlink } = linkedAbort(signal, () => wake?.());

@@ -19,11 +19,8 @@ import { CONFIG_HASH_ANNOTATION } from './reconcileDeployment.js';
 // kubectl starts a process and reads discovery for each command: seconds on a busy machine.
 jest.setTimeout(90_000);
 
-// TODO(ssa): the reloader writes with server-side apply (main's default); FakeKubeApiServer
-// answers 415 to apply until its server-side apply lands (branch ssa). Then drop this (and the
-// `write` option of main if nothing else uses it) and check that managedFields names the
-// reloader's field manager.
-const WRITE = 'merge-patch' as const;
+// The reloader writes with server-side apply, which the test server keeps as kube-apiserver does.
+const WRITE = 'apply' as const;
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const leases = resource<{ spec?: { holderIdentity?: string } }>('coordination.k8s.io/v1', 'leases');
@@ -164,6 +161,12 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
     expect(onTemplate(rolled)).toBe(recorded(rolled));
     expect(recorded(rolled)).not.toBe(recorded(web));
     expect(rolled.metadata?.generation).toBe(2); // a new pod template: the pods roll
+    // Written by server-side apply: the reloader's field manager owns the annotations it set.
+    const entry = rolled.metadata?.managedFields?.find(
+      (f) => f.manager === 'kube-rx-config-reloader',
+    );
+    expect(entry?.operation).toBe('Apply');
+    expect(JSON.stringify(entry?.fieldsV1)).toContain(`f:${CONFIG_HASH_ANNOTATION}`);
     await until(() => lines.includes('rolled shop/web'), 'the log line of the rollout');
     // A ConfigMap of the same name in another namespace is not what default/web mounts.
     expect(onTemplate(get('default', 'web'))).toBeUndefined();

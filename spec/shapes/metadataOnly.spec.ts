@@ -28,7 +28,13 @@ describe('metadataOnly', () => {
 
   it('is the same resource with shape metadata, and leaves the original alone', () => {
     const ref = metadataOnly(pods);
-    expect(ref).toEqual({ group: '', version: 'v1', plural: 'pods', shape: 'metadata' });
+    expect(ref).toEqual({
+      group: '',
+      version: 'v1',
+      plural: 'pods',
+      kind: 'Pod',
+      shape: 'metadata',
+    });
     expect(pods.shape).toBeUndefined();
     expect(Object.isFrozen(ref)).toBe(true);
   });

@@ -2,6 +2,7 @@
 // The `kube-rx` command: `kube-rx watch ...`, `kube-rx dashboard ...`.
 import { runCli } from './runCli.js';
 import { packageVersion } from './version.js';
+import { replaceControlCharacters } from '../security/sanitizeText.js';
 
 const controller = new AbortController();
 let interrupted = false;
@@ -13,6 +14,17 @@ const interrupt = () => {
 };
 process.on('SIGINT', interrupt);
 process.on('SIGTERM', interrupt);
+// The terminal was closed (`npm start` in a window the user shut): stopped by the user too.
+process.on('SIGHUP', interrupt);
+// An error nothing caught ends the command with 1; exiting runs the 'exit' cleanups (the demo
+// cluster's folder with its token), which a crash would otherwise skip.
+const crash = (error: unknown) => {
+  const text = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`kube-rx: unexpected error: ${replaceControlCharacters(text)}\n`);
+  process.exit(1);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
 // `kube-rx watch pods | head`: the reader went away; stop as if interrupted.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') interrupt();

@@ -2,6 +2,7 @@ import { WatchError } from '../WatchError.js';
 import type { ResourceRef, WatchOptions } from '../types.js';
 import { resourcePath } from '../objects/resourcePath.js';
 import { isLineBound } from './lineFramer.js';
+import { quoteValue, requestArgumentsError } from '../objects/argumentChecks.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [
@@ -26,6 +27,9 @@ export function watchRequest(
   resource: ResourceRef<unknown>,
   options: WatchOptions,
 ): { path: string; query: URLSearchParams } | { error: WatchError } {
+  // Neither argument is read before it is known to be an object: one BAD_REQUEST, no crash.
+  const invalid = requestArgumentsError(resource, options);
+  if (invalid !== undefined) return { error: invalid };
   let path: string;
   try {
     path = resourcePath(resource, { namespace: options.namespace });
@@ -37,7 +41,7 @@ export function watchRequest(
     return {
       error: WatchError.badRequest(
         path,
-        `timeoutSeconds must be a whole number of seconds, not ${timeoutSeconds}`,
+        `timeoutSeconds must be a whole number of seconds, not ${quoteValue(timeoutSeconds)}`,
       ),
     };
   }
@@ -49,7 +53,7 @@ export function watchRequest(
     return {
       error: WatchError.badRequest(
         path,
-        `resourceVersionMatch must be NotOlderThan or Exact, not ${JSON.stringify(resourceVersionMatch)}`,
+        `resourceVersionMatch must be NotOlderThan or Exact, not ${quoteValue(resourceVersionMatch)}`,
       ),
     };
   }
@@ -57,7 +61,7 @@ export function watchRequest(
     return {
       error: WatchError.badRequest(
         path,
-        `maxLineBytes must be a positive whole number, not ${maxLineBytes}`,
+        `maxLineBytes must be a positive whole number, not ${quoteValue(maxLineBytes)}`,
       ),
     };
   }

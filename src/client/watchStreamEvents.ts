@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import { linkedAbort } from './linkedAbort.js';
+import { isObjectArgument } from '../objects/argumentChecks.js';
 import { openWatchStream, type WatchPayload } from './watchStream.js';
 
 /**
@@ -28,8 +29,10 @@ export function watchStreamEvents<T>(
   expand?: (event: WatchEvent<T>) => readonly WatchEvent<T>[],
 ): Observable<WatchEvent<T>> {
   return new Observable<WatchEvent<T>>((subscriber) => {
-    if (options.signal?.aborted) return subscriber.complete();
-    const { controller, unlink } = linkedAbort(options.signal, () => subscriber.complete());
+    // Invalid options are answered by the request (one ERROR); their signal is read only if any.
+    const signal = isObjectArgument(options) ? (options as WatchOptions).signal : undefined;
+    if (signal?.aborted) return subscriber.complete();
+    const { controller, unlink } = linkedAbort(signal, () => subscriber.complete());
     const event =
       expand === undefined
         ? (decoded: WatchEvent<T>) => (subscriber.next(decoded), !subscriber.closed)

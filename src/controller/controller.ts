@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { checkControllerConfig } from './checkControllerConfig.js';
 import {
   asyncScheduler,
   EMPTY,
@@ -83,6 +84,7 @@ function defaultTriggerOn(object: KubernetesObject): unknown {
 export function controller<T extends KubernetesObject>(
   config: ControllerConfig<T>,
 ): Observable<ReconcileReport> {
+  checkControllerConfig(config);
   // Sharded: one member of a ring, running this controller over its own objects only.
   if (config.sharding !== undefined) {
     const { sharding, ...unsharded } = config;

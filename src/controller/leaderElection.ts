@@ -1,3 +1,4 @@
+import { assertObjectArgument } from '../objects/argumentChecks.js';
 import { Observable, ReplaySubject, share } from 'rxjs';
 import type { Cluster } from '../types.js';
 import { electionSettings } from './election/electionSettings.js';
@@ -48,6 +49,9 @@ export function leaderElection(
   cluster: Cluster,
   config: LeaderElectionConfig,
 ): Observable<boolean> {
+  // Checked at once, as the rest of the config: no lease request for a cluster that is not one.
+  assertObjectArgument('leaderElection', 'cluster', cluster);
+  assertObjectArgument('leaderElection', 'config', config);
   const settings = electionSettings(config);
   const api = leaseApi(cluster, config.namespace, config.name, config.logger);
   return new Observable<boolean>((subscriber) => {

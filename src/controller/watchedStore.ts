@@ -5,7 +5,12 @@ import { StoreSnapshot } from '../operators/store/StoreSnapshot.js';
 import type { Store } from '../operators/store/Store.js';
 import type { KubernetesObject, WatchEvent, WatchObjectEvent } from '../types.js';
 
-/** An event that carries an object: ADDED, MODIFIED or DELETED (never BOOKMARK here). */
+/**
+ * An event that carries an object: ADDED, MODIFIED or DELETED (never BOOKMARK here).
+ *
+ * @example
+ * const keysOf = (event: ObjectEvent<V1Pod>) => [defaultKey(event.object)];
+ */
 export type ObjectEvent<T> = WatchObjectEvent<T>;
 
 /**

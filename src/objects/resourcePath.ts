@@ -1,6 +1,7 @@
 import { WatchError } from '../WatchError.js';
 import type { ResourceRef } from '../types.js';
 import { versionOf } from './versionOf.js';
+import { objectArgumentProblem, quoteValue } from './argumentChecks.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -25,9 +26,16 @@ export function isValidSegment(kind: SegmentKind, value: string): boolean {
   }
 }
 
-/** The path a failed validation reports: every segment encoded, so it can never carry a query. */
+/**
+ * The path a failed validation reports: every segment encoded, so it can never carry a query,
+ * and cut to a length, so a huge bad value cannot make a huge message.
+ */
 function displayPath(segments: string[]): string {
-  return '/' + segments.map((s) => encodeURIComponent(String(s))).join('/');
+  const shown = (segment: string) =>
+    segment.length > 64
+      ? `${encodeURIComponent(segment.slice(0, 64))}…`
+      : encodeURIComponent(segment);
+  return '/' + segments.map((s) => shown(String(s))).join('/');
 }
 
 /** Where a resource (and optionally one object and a subresource of it) lives on the API server. */
@@ -54,9 +62,11 @@ export function resourcePath(
   resource: ResourceRef<unknown>,
   location: ResourceLocation = {},
 ): string {
-  const isRef = typeof resource === 'object' && resource !== null;
-  const { group, plural } = isRef ? resource : ({} as Partial<ResourceRef<unknown>>);
-  const version = isRef ? versionOf(resource) : undefined;
+  // A reference that is not an object is named as such before any field is read.
+  const problem = objectArgumentProblem('resource', resource);
+  if (problem !== undefined) throw WatchError.badRequest('/', problem);
+  const { group, plural } = resource;
+  const version = versionOf(resource);
   const checks: Array<[SegmentKind, unknown]> = [
     ['version', version],
     ['plural', plural],
@@ -91,7 +101,7 @@ export function assertSegment(
 ): asserts value is string {
   if (typeof value !== 'string' || !isValidSegment(kind, value)) {
     const what = kind === 'version' ? 'API version' : 'name';
-    const message = `invalid ${kind} ${JSON.stringify(value)}: not a valid Kubernetes ${what}`;
+    const message = `invalid ${kind} ${quoteValue(value)}: not a valid Kubernetes ${what}`;
     throw WatchError.badRequest(pathForMessage, message);
   }
 }

@@ -1,3 +1,4 @@
+import { assertObjectArgument, describeType, quoteValue } from './argumentChecks.js';
 import { versionOf } from './versionOf.js';
 import type {
   CoreV1Event,
@@ -33,10 +34,16 @@ export interface ResourceOptions {
 export function resource<T = KubernetesObject>(
   groupVersion: string,
   plural: string,
-  { kind, namespaced }: ResourceOptions = {},
+  options: ResourceOptions = {},
 ): ResourceRef<T> {
   if (typeof groupVersion !== 'string')
-    throw new TypeError(`resource: groupVersion must be a string, not ${typeof groupVersion}`);
+    throw new TypeError(
+      `resource: groupVersion must be a string, not ${describeType(groupVersion)}`,
+    );
+  if (typeof plural !== 'string')
+    throw new TypeError(`resource: plural must be a string, not ${describeType(plural)}`);
+  assertObjectArgument('resource', 'options', options, true);
+  const { kind, namespaced } = options;
   const slash = groupVersion.lastIndexOf('/');
   const ref: ResourceRef<T> = {
     group: slash === -1 ? '' : groupVersion.slice(0, slash),
@@ -49,7 +56,7 @@ export function resource<T = KubernetesObject>(
   resourcePath(ref);
   if (kind !== undefined && (typeof kind !== 'string' || !/^[A-Z][A-Za-z0-9]{0,62}$/.test(kind)))
     throw new TypeError(
-      `resource: invalid kind ${JSON.stringify(kind)}: a capitalised name such as 'CronTab'`,
+      `resource: invalid kind ${quoteValue(kind)}: a capitalised name such as 'CronTab'`,
     );
   if (namespaced !== undefined && typeof namespaced !== 'boolean')
     throw new TypeError('resource: namespaced must be a boolean');

@@ -1,4 +1,6 @@
 import { resourceIdentity } from '../objects/resourceIdentity.js';
+import { watchRequest } from '../client/watchRequest.js';
+import { assertObjectArgument, isObjectArgument } from '../objects/argumentChecks.js';
 import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
@@ -114,12 +116,18 @@ export interface Informers {
  * createInformers({ onLifecycle: (resource, e) => log(`${resource.plural}: ${e.type}`) });
  */
 export function createInformers(config: InformersConfig = {}): Informers {
+  assertObjectArgument('createInformers', 'config', config, true);
   const { linger = 0, scheduler = asyncScheduler, resilience = {}, source, onLifecycle } = config;
   // Per cluster object (weakly, so a dropped cluster frees its entries), per request identity.
   const byCluster = new WeakMap<Cluster, Map<string, SharedWatch>>();
   let size = 0;
 
   const sharedWatch = (cluster: Cluster, resource: ResourceRef<any>, options: WatchOptions) => {
+    // What cannot be shared (no cluster object to key by, a request that is invalid) is not:
+    // one unshared resilientWatch answers it with its WatchError, and nothing is sent.
+    if (!isObjectArgument(cluster) || 'error' in watchRequest(resource, options)) {
+      return new SharedWatch(resilientWatch(cluster, resource, options), 0, scheduler, () => {});
+    }
     let watches = byCluster.get(cluster);
     if (!watches) byCluster.set(cluster, (watches = new Map()));
     const identity = requestIdentity(resource, options);
@@ -162,8 +170,9 @@ export function createInformers(config: InformersConfig = {}): Informers {
       resource: ResourceRef<T>,
       options: WatchOptions = {},
       storeConfig: InformerStoreConfig<T, I> = {},
-    ) =>
-      defer(() => {
+    ) => {
+      assertObjectArgument('informers.store', 'storeConfig', storeConfig, true);
+      return defer(() => {
         const shared = sharedWatch(cluster, resource, options);
         const identity = storeIdentity(storeConfig as InformerStoreConfig<unknown, string>);
         return shared.store(identity, (events) =>
@@ -175,7 +184,8 @@ export function createInformers(config: InformersConfig = {}): Informers {
             >),
           ),
         ) as Observable<Store<T, I>>;
-      }),
+      });
+    },
   };
 }
 

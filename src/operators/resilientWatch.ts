@@ -1,4 +1,6 @@
-import type { Observable } from 'rxjs';
+import { watchRequest } from '../client/watchRequest.js';
+import { assertObjectArgument } from '../objects/argumentChecks.js';
+import { throwError, type Observable } from 'rxjs';
 import { fromWatch } from '../sources/fromWatch.js';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
@@ -56,7 +58,13 @@ export function resilientWatch<T = KubernetesObject>(
   options: WatchOptions = {},
   config: ResilientWatchConfig<NoInfer<T>> = {},
 ): Observable<WatchEvent<T>> {
+  // Configuration is checked at call time; the request's arguments by the request (BAD_REQUEST).
+  assertObjectArgument('resilientWatch', 'config', config, true);
   const { bookmarks, source = fromWatch, ...resume } = config;
+  // The watch's arguments are checked before the first list: an option only a watch takes
+  // (timeoutSeconds, maxLineBytes...) would otherwise pass the list and fail only later.
+  const request = watchRequest(resource, options);
+  if ('error' in request) return throwError(() => request.error);
   return (source(cluster, resource, options) as WatchSource<T>).pipe(
     withBookmarks<T>({ scheduler: resume.scheduler, ...bookmarks }),
     resumeFromResourceVersion<T>(resume),

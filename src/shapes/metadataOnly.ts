@@ -1,3 +1,4 @@
+import { assertObjectArgument } from '../objects/argumentChecks.js';
 import type { ResourceRef, V1PartialObjectMetadata } from '../types.js';
 
 /** The Accept header of a list of a `metadataOnly` resource (JSON when the server cannot). */
@@ -27,6 +28,8 @@ export const METADATA_WATCH_ACCEPT =
  * podNames.subscribe((store) => console.log(store.size, 'pods'));
  */
 export function metadataOnly<T>(resource: ResourceRef<T>): ResourceRef<V1PartialObjectMetadata> {
+  // Called when a program is set up: a reference that is not one is a TypeError now.
+  assertObjectArgument('metadataOnly', 'resource', resource);
   return Object.freeze({
     ...(resource as ResourceRef<unknown>),
     shape: 'metadata',

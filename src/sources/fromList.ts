@@ -1,5 +1,5 @@
 import { WatchError } from '../WatchError.js';
-import type { Observable } from 'rxjs';
+import { throwError, type Observable } from 'rxjs';
 import { objectDecoder } from '../shapes/decodeObject.js';
 import { METADATA_LIST_ACCEPT } from '../shapes/metadataOnly.js';
 import type {
@@ -14,6 +14,15 @@ import { fromAbortable } from '../client/fromAbortable.js';
 import { listPages, type DecodedPage } from '../client/listPages.js';
 import { transformFailure } from '../client/transformFailure.js';
 import { resourcePath } from '../objects/resourcePath.js';
+import { describeType, quoteValue, requestArgumentsError } from '../objects/argumentChecks.js';
+
+/** The list options sent as query values, each a string. */
+const LIST_QUERY_STRINGS = [
+  'labelSelector',
+  'fieldSelector',
+  'resourceVersion',
+  'resourceVersionMatch',
+] as const;
 
 /**
  * The page size when `limit` is not given.
@@ -51,6 +60,9 @@ export function fromList<T = KubernetesObject>(
   resource: ResourceRef<T>,
   options: ListOptions = {},
 ): Observable<ListResult<T>> {
+  // Invalid arguments error the Observable with one BAD_REQUEST, read only once known objects.
+  const invalid = requestArgumentsError(resource, options);
+  if (invalid !== undefined) return throwError(() => invalid);
   return fromAbortable(options.signal, (signal) => listAll<T>(cluster, resource, options, signal));
 }
 
@@ -63,10 +75,17 @@ async function listAll<T>(
   const { limit = DEFAULT_LIST_LIMIT, transform } = options;
   const path = resourcePath(resource, { namespace: options.namespace });
   if (!(Number.isInteger(limit) && limit >= 0)) {
-    throw WatchError.badRequest(path, `limit must be a whole number, not ${limit}`);
+    throw WatchError.badRequest(path, `limit must be a whole number, not ${quoteValue(limit)}`);
   }
   if (transform !== undefined && typeof transform !== 'function') {
     throw WatchError.badRequest(path, `transform must be a function, not ${typeof transform}`);
+  }
+  // A query value of another type would be sent as whatever String() makes of it.
+  for (const key of LIST_QUERY_STRINGS) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== 'string') {
+      throw WatchError.badRequest(path, `${key} must be a string, not ${describeType(value)}`);
+    }
   }
   const decodeItem = objectDecoder(resource, transform);
   return listPages<T>(

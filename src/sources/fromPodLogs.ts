@@ -1,3 +1,4 @@
+import { objectArgumentProblem, quoteValue } from '../objects/argumentChecks.js';
 import { WatchError } from '../WatchError.js';
 import { Observable } from 'rxjs';
 import type { Cluster, Logger } from '../types.js';
@@ -55,6 +56,9 @@ const NUMERIC = ['tailLines', 'sinceSeconds'] as const;
  */
 export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
+    // Options that are not an object are the request's one BAD_REQUEST, before any is read.
+    const problem = objectArgumentProblem('options', options);
+    if (problem !== undefined) return subscriber.error(WatchError.badRequest('/', problem));
     const {
       namespace,
       name,
@@ -79,7 +83,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
       subscriber.error(
         WatchError.badRequest(
           path,
-          `maxLineBytes must be a positive whole number, not ${maxLineBytes}`,
+          `maxLineBytes must be a positive whole number, not ${quoteValue(maxLineBytes)}`,
         ),
       );
       return;
@@ -92,7 +96,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
       if (value === undefined) continue;
       if (!(Number.isInteger(value) && value >= 0)) {
         subscriber.error(
-          WatchError.badRequest(path, `${key} must be a whole number, not ${value}`),
+          WatchError.badRequest(path, `${key} must be a whole number, not ${quoteValue(value)}`),
         );
         return;
       }

@@ -1,4 +1,6 @@
-import type { Cluster, KubernetesObject, ResourceRef, WatchOptions } from '../types.js';
+import { of, throwError } from 'rxjs';
+import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
+import { isObjectArgument, requestArgumentsError } from '../objects/argumentChecks.js';
 import { fromList } from './fromList.js';
 import { createWatchSource, type WatchSource } from './WatchSource.js';
 import { watchStreamEvents } from '../client/watchStreamEvents.js';
@@ -33,6 +35,18 @@ export function fromWatch<T = KubernetesObject>(
   resource: ResourceRef<T>,
   options: WatchOptions = {},
 ): WatchSource<T> {
+  // Options that are not an object cannot be kept or patched: every connection answers them
+  // with the request's one ERROR (BAD_REQUEST), and lists error with it; nothing is sent.
+  if (!isObjectArgument(options)) {
+    const invalid = requestArgumentsError(resource, options)!;
+    return createWatchSource<T>({
+      cluster,
+      resource,
+      options: {},
+      connect: () => of<WatchEvent<T>>({ type: 'ERROR', error: invalid }),
+      list: () => throwError(() => invalid),
+    });
+  }
   return createWatchSource<T>({
     cluster,
     resource,

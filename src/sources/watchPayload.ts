@@ -2,6 +2,7 @@ import { objectDecoder } from '../shapes/decodeObject.js';
 import { METADATA_WATCH_ACCEPT } from '../shapes/metadataOnly.js';
 import type { ResourceRef, WatchOptions } from '../types.js';
 import type { WatchPayload } from '../client/watchStream.js';
+import { requestArgumentsError } from '../objects/argumentChecks.js';
 
 /**
  * What a watch of `resource` asks for and how it decodes each object: PartialObjectMetadata for
@@ -12,6 +13,9 @@ import type { WatchPayload } from '../client/watchStream.js';
  * openWatchStream(kc, pods, options, watchPayload(pods, options), signal, sink);
  */
 export function watchPayload(resource: ResourceRef<unknown>, options: WatchOptions): WatchPayload {
+  // Called before the request is validated: arguments that are not objects get the plain
+  // payload, and the request answers them with its one BAD_REQUEST.
+  if (requestArgumentsError(resource, options) !== undefined) return {};
   return {
     accept: resource.shape === 'metadata' ? METADATA_WATCH_ACCEPT : undefined,
     decodeObject: objectDecoder(resource, options.transform),

@@ -15,6 +15,11 @@ const MAX_REFUSALS = 3;
 
 /** The HTTP/2 receive window of a stream (and 16 times it for the session): room for bursts. */
 const STREAM_WINDOW_BYTES = 1024 * 1024;
+/**
+ * How late a PING deadline may fire and still count as on time: later than this (and than half
+ * the timeout), the event loop was blocked and the answer may be unread in the socket.
+ */
+const LATE_TIMER_MS = 100;
 
 /** One HTTP/2 session and the streams it carries. */
 interface Session {
@@ -30,7 +35,6 @@ interface Session {
   /** No new stream: GOAWAY came, or it failed. */
   closing: boolean;
   /** Data frames seen since the last liveness check. */
-  activity: number;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -187,7 +191,6 @@ export class Http2Sessions {
       reserved: 0,
       maxStreams: transportSettings.http2MaxConcurrentStreams,
       closing: false,
-      activity: 0,
       timer: undefined,
     };
     entry.ready = new Promise<void>((resolve) => {
@@ -220,38 +223,62 @@ export class Http2Sessions {
       if (id === 0) this.fail(entry, new Error(`HTTP/2 frame error (type ${type}, code ${code})`));
     });
     session.on('close', () => this.fail(entry, new Error('the HTTP/2 session closed')));
-    // Any frame read counts as a sign of life; the stream's data events also land here.
-    socket.on('data', () => entry.activity++);
+    // Signs of life are the bytes the session read: node:http2 reads its socket natively, so
+    // a 'data' listener on it never fires, while bytesRead counts every frame (TLS or not).
     this.sessions.add(entry);
-    this.watchLiveness(entry);
+    this.watchLiveness(entry, socket);
   }
 
   /**
-   * Every `http2PingIdleMs`, a session that carries streams and received nothing since the
-   * last check is sent a PING; no answer within `http2PingTimeoutMs` means it is dead.
+   * Every `http2PingIdleMs`, a session that carries streams and read nothing since the last check
+   * is sent a PING; it is dead when neither the answer nor any other byte arrived within
+   * `http2PingTimeoutMs`. A deadline timer that fires late means the event loop was blocked (a
+   * long relist, a slow reconcile), not that the peer was silent: the answer may be waiting
+   * unread in the socket, so the deadline is armed again rather than failing a live session.
    */
-  private watchLiveness(entry: Session): void {
-    let seen = entry.activity;
+  private watchLiveness(entry: Session, socket: Socket): void {
+    let seen = socket.bytesRead;
     const check = setInterval(() => {
       if (entry.closing && entry.streams.size === 0) return clearInterval(check);
-      if (entry.activity !== seen || entry.streams.size === 0) {
-        seen = entry.activity;
+      if (socket.bytesRead !== seen || entry.streams.size === 0) {
+        seen = socket.bytesRead;
         return;
       }
-      const deadline = setTimeout(
-        () => this.fail(entry, new Error('the HTTP/2 session is dead (PING unanswered)')),
-        transportSettings.http2PingTimeoutMs,
-      );
-      deadline.unref();
-      try {
-        entry.session.ping(() => clearTimeout(deadline));
-      } catch {
-        // The session is closing: its 'close' fails it.
-      }
-      seen = entry.activity;
+      this.ping(entry, socket);
+      seen = socket.bytesRead;
     }, transportSettings.http2PingIdleMs);
     check.unref();
     entry.session.once('close', () => clearInterval(check));
+  }
+
+  /** Sends one PING and fails the session if nothing at all is read before its deadline. */
+  private ping(entry: Session, socket: Socket): void {
+    const readBefore = socket.bytesRead;
+    let answered = false;
+    const timeoutMs = transportSettings.http2PingTimeoutMs;
+    const arm = () => {
+      const armedAt = Date.now();
+      const deadline = setTimeout(() => {
+        if (answered || entry.closing || socket.bytesRead !== readBefore) return;
+        const lateMs = Date.now() - armedAt - timeoutMs;
+        if (lateMs > Math.max(LATE_TIMER_MS, timeoutMs / 2)) return arm();
+        this.fail(entry, new Error('the HTTP/2 session is dead (PING unanswered)'));
+      }, timeoutMs);
+      deadline.unref();
+      return deadline;
+    };
+    const deadline = arm();
+    try {
+      entry.session.ping(() => {
+        // A deadline armed again after a late timer sees this flag and does nothing.
+        answered = true;
+        clearTimeout(deadline);
+      });
+    } catch {
+      // The session is closing: its 'close' fails it.
+      answered = true;
+      clearTimeout(deadline);
+    }
   }
 
   /** A session without streams is unref'd and closed after `keepAliveIdleMs`. */

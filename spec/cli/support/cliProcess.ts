@@ -122,6 +122,11 @@ export class CliProcess {
     this.child.kill('SIGINT');
   }
 
+  /** Sends `signal` (SIGTERM, SIGHUP...), as a service manager or a closed terminal does. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
   /** Kills the process if it still runs (for afterEach). */
   kill(): void {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');

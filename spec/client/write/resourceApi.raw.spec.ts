@@ -201,6 +201,8 @@ describe('resourceApi against recorded kube-apiserver answers', () => {
         propagationPolicy: 'Foreground',
         preconditions: { uid: 'u-1', resourceVersion: '9' },
         gracePeriodSeconds: 0,
+        // in the body, where kube-apiserver reads a delete's options (as client-go sends them)
+        dryRun: ['All'],
       },
     ]);
     expect(raw.requests[0].rawQuery).toBe('dryRun=All');

@@ -169,21 +169,31 @@ export function describeResourceApi(title: string, transport: Transport): void {
       server.create(deployments, webDeployment('applied'));
       const api = resourceApi(cluster, deployments);
       const config = { metadata: { name: 'applied', namespace: 'shop' }, spec: { replicas: 2 } };
-      // TODO(ssa): the test server answers 415 to apply until its server-side apply lands; then
-      // the applied object comes back. Either way the request is what kube-apiserver expects.
-      const outcome = (p: Promise<V1Deployment>) =>
-        p.then(
-          (d) => d.spec?.replicas,
-          (e: WatchError) => e.statusCode,
-        );
-      expect([2, 415]).toContain(await outcome(api.apply(config, { fieldManager: 'op' })));
-      expect([2, 415]).toContain(
-        await outcome(api.apply(config, { fieldManager: 'op', force: true, dryRun: true })),
+      // The test server applies as kube-apiserver does: the object was made without a field
+      // manager (server.create), so its fields are owned by 'before-first-apply' and a different
+      // replicas is a conflict, parsed into `conflicts`; force takes it over.
+      const conflict = await api.apply(config, { fieldManager: 'op' }).catch((e) => e);
+      expect([conflict.errorType, isConflict(conflict)]).toEqual(['CONFLICT', true]);
+      expect(conflict.conflicts).toEqual([
+        expect.objectContaining({ manager: 'before-first-apply', field: '.spec.replicas' }),
+      ]);
+      const dry = await api.apply(
+        { ...config, spec: { replicas: 7 } },
+        { fieldManager: 'op', force: true, dryRun: true },
       );
+      expect(dry.spec?.replicas).toBe(7);
+      expect(server.get(deployments, 'shop', 'applied')?.spec?.replicas).toBe(1);
+      const applied = await api.apply(config, { fieldManager: 'op', force: true });
+      expect(applied.spec?.replicas).toBe(2);
+      expect(applied.metadata?.managedFields?.map((f) => [f.manager, f.operation])).toContainEqual([
+        'op',
+        'Apply',
+      ]);
       const path = '/apis/apps/v1/namespaces/shop/deployments/applied';
       expect(sent()).toEqual([
         `PATCH ${path} application/apply-patch+yaml fieldManager=op`,
         `PATCH ${path} application/apply-patch+yaml dryRun=All&fieldManager=op&force=true`,
+        `PATCH ${path} application/apply-patch+yaml fieldManager=op&force=true`,
       ]);
     });
 

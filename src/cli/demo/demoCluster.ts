@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { keepOnExit, removeOnExit } from './removeOnExit.js';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -150,6 +151,7 @@ export class DemoCluster {
       await this.server.stop();
     } finally {
       await rm(dirname(this.kubeConfigPath), { recursive: true, force: true });
+      keepOnExit(dirname(this.kubeConfigPath));
     }
   }
 }
@@ -162,6 +164,8 @@ const KUBECONFIG_OPTIONS = { context: 'kube-rx-demo', namespace: DemoCluster.nam
  */
 async function writeDemoKubeConfig(server: FakeKubeApiServer): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'kube-rx-demo-'));
+  // Removed on any exit, a crash included, unless the orderly stop removed it first.
+  removeOnExit(dir);
   try {
     return await server.writeKubeConfig(join(dir, 'kubeconfig'), KUBECONFIG_OPTIONS);
   } catch (error) {

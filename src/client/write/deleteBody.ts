@@ -10,6 +10,8 @@ export interface DeleteOptionsBody {
   propagationPolicy?: string;
   preconditions?: { uid?: string; resourceVersion?: string };
   gracePeriodSeconds?: number;
+  /** `['All']` for a dry run: kube-apiserver reads the body's options, not the query's. */
+  dryRun?: ['All'];
 }
 
 /**
@@ -21,9 +23,12 @@ export interface DeleteOptionsBody {
  */
 export function deleteBody(
   path: string,
-  { propagationPolicy, preconditions, gracePeriodSeconds }: DeleteOptions,
+  { propagationPolicy, preconditions, gracePeriodSeconds, dryRun }: DeleteOptions,
 ): DeleteOptionsBody {
   const body: DeleteOptionsBody = { kind: 'DeleteOptions', apiVersion: 'v1' };
+  // client-go sends a delete's options in its body only; the query keeps dryRun=All as well,
+  // so that a log of the request shows it.
+  if (dryRun === true) body.dryRun = ['All'];
   if (propagationPolicy !== undefined) {
     if (!POLICIES.has(propagationPolicy))
       throw WatchError.badRequest(

@@ -1,3 +1,4 @@
+import { quoteValue } from '../../objects/argumentChecks.js';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { Logger } from '../../types.js';
 import type { LeaderElectionConfig } from '../LeaderElectionConfig.js';
@@ -18,7 +19,9 @@ const MAX_IDENTITY_LENGTH = 253;
 
 function positive(name: string, value: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`leaderElection: ${name} must be a positive number of ms: ${value}`);
+    throw new RangeError(
+      `leaderElection: ${name} must be a positive number of ms: ${quoteValue(value)}`,
+    );
   }
   return value;
 }

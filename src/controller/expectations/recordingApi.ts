@@ -4,7 +4,13 @@ import { namespacedKey } from '../../objects/defaultKey.js';
 import type { KubernetesObject } from '../../types.js';
 import type { Written } from './Written.js';
 
-/** Where a write went: its object's namespace (none when cluster-scoped). */
+/**
+ * What `recordingApi` tells of each successful write: what its store must show, and the
+ * namespace the object is in (none when cluster-scoped), which says which stores it lands in.
+ *
+ * @example
+ * const record: RecordWrite = (written, namespace) => expectations.expect(key, storesIn(namespace), written);
+ */
 export type RecordWrite = (written: Written, namespace: string | undefined) => void;
 
 /**

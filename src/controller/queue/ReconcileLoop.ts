@@ -29,7 +29,8 @@ const KEEP_IDLE = 4096;
 /**
  * The state machine behind one subscription of `reconcileQueue`: one slot per key in a Map, a
  * heap of ready keys (oldest first), a heap of keys waiting for a time, and a single scheduler
- * action for the earliest of those times (or the token bucket's next token).
+ * action for the earliest of those times (or the token bucket's next token). A ready key its
+ * `gate` blocks leaves the ready heap (HELD) until the gate names it again.
  *
  * Slots are never deleted from the Map one by one: V8 keeps the hash tables a delete-then-add
  * Map replaces in old space, and what they reference gets promoted (DESIGN, Known traps). A slot

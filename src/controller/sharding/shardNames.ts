@@ -1,3 +1,4 @@
+import { assertObjectArgument, quoteValue } from '../../objects/argumentChecks.js';
 import type { ShardingConfig } from './ShardingConfig.js';
 
 /** The label prefix of assignments: `shard.kube-rx.io/<ring>: <member>`. */
@@ -38,24 +39,25 @@ export interface ShardNames {
  *
  * @example
  * shardNames({ ring: 'Web', namespace: 'ops', identity: 'pod-1' });
- * // TypeError: sharding.ring must be a DNS-1123 label of at most 40 characters: "Web"
+ * // TypeError: controller: config.sharding.ring must be a DNS-1123 label of at most 40 characters: "Web"
  */
 export function shardNames(config: ShardingConfig): ShardNames {
-  const { ring, namespace, identity } = config ?? ({} as ShardingConfig);
+  assertObjectArgument('controller', 'config.sharding', config);
+  const { ring, namespace, identity } = config;
   if (typeof ring !== 'string' || ring.length > 40 || !DNS_LABEL.test(ring)) {
     throw new TypeError(
-      `sharding.ring must be a DNS-1123 label of at most 40 characters: ${JSON.stringify(ring)}`,
+      `controller: config.sharding.ring must be a DNS-1123 label of at most 40 characters: ${quoteValue(ring)}`,
     );
   }
   if (typeof namespace !== 'string' || namespace.length > 63 || !DNS_LABEL.test(namespace)) {
     throw new TypeError(
-      `sharding.namespace must be a DNS-1123 label: ${JSON.stringify(namespace)}`,
+      `controller: config.sharding.namespace must be a DNS-1123 label: ${quoteValue(namespace)}`,
     );
   }
   if (typeof identity !== 'string' || identity.length > 63 || !IDENTITY.test(identity)) {
     throw new TypeError(
-      'sharding.identity must be lowercase letters, digits, "-" and "." (at most 63, starting ' +
-        `and ending with a letter or digit), as it is a label value: ${JSON.stringify(identity)}`,
+      'controller: config.sharding.identity must be lowercase letters, digits, "-" and "." (at most 63, starting ' +
+        `and ending with a letter or digit), as it is a label value: ${quoteValue(identity)}`,
     );
   }
   const assignLabel = ASSIGN_PREFIX + ring;

@@ -1,3 +1,4 @@
+import { assertObjectArgument } from '../../objects/argumentChecks.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { constants as h2 } from 'node:http2';
 import { GarbageCollector } from './deletion/garbageCollector.js';
@@ -113,6 +114,7 @@ export class FakeKubeApiServer extends FakeObjectApi {
    * afterAll(() => server.stop());
    */
   static async start(options: FakeKubeApiServerOptions = {}): Promise<FakeKubeApiServer> {
+    assertObjectArgument('FakeKubeApiServer.start', 'options', options, true);
     if (options.clientCA && !options.tls) throw new Error('clientCA needs tls: true');
     const tls = options.tls ? makeTlsMaterial(options.clientCA ?? false) : undefined;
     const server = new FakeKubeApiServer(options, tls);
@@ -187,6 +189,7 @@ export class FakeKubeApiServer extends FakeObjectApi {
    * const x509 = server.kubeConfig({ user: 'cert' });            // needs { tls: true, clientCA: true }
    */
   kubeConfig(opts: KubeConfigOptions = {}): KubeConfig {
+    assertObjectArgument('server.kubeConfig', 'opts', opts, true);
     return buildKubeConfig(this.url, this.tls, this.token, opts);
   }
   /**

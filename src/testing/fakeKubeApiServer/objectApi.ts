@@ -1,3 +1,4 @@
+import { assertObjectArgument, describeType } from '../../objects/argumentChecks.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import type { ServerContext } from './serverContext.js';
 import { crdObject, CRDS } from './resourceTypes.js';
@@ -22,6 +23,7 @@ export abstract class FakeObjectApi {
    * created.metadata?.resourceVersion; // e.g. '1'
    */
   create<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
+    checkArguments('create', { resource, obj });
     return this.ctx.objects.create(resource, obj) as T;
   }
 
@@ -44,6 +46,7 @@ export abstract class FakeObjectApi {
   defineResource<T extends KubernetesObject = KubernetesObject>(
     definition: ResourceDefinition,
   ): ResourceRef<T> {
+    checkArguments('defineResource', { definition });
     const type = this.ctx.types.define(definition);
     const ref: ResourceRef<T> = {
       group: type.group,
@@ -73,6 +76,7 @@ export abstract class FakeObjectApi {
    * server.update(pods, pod('web-1', '', { status: { phase: 'Failed' } }));
    */
   update<T extends KubernetesObject>(resource: ResourceRef<T>, obj: T): T {
+    checkArguments('update', { resource, obj });
     return apiUpdate(this.ctx.objects, resource, obj) as T;
   }
 
@@ -95,6 +99,7 @@ export abstract class FakeObjectApi {
     name: string,
     options: FakeDeleteOptions = {},
   ): T | undefined {
+    checkArguments('delete', { resource }, { namespace, name });
     return apiDelete(this.ctx.objects, resource, namespace, name, options) as T | undefined;
   }
 
@@ -123,6 +128,7 @@ export abstract class FakeObjectApi {
     namespace: string | undefined,
     name: string,
   ): T | undefined {
+    checkArguments('get', { resource }, { namespace, name });
     return this.ctx.objects.get(resource, namespace, name) as T | undefined;
   }
 
@@ -133,6 +139,7 @@ export abstract class FakeObjectApi {
    * expect(store.values()).toEqual(server.objects(pods));
    */
   objects<T extends KubernetesObject>(resource: ResourceRef<T>, namespace?: string): T[] {
+    checkArguments('objects', { resource }, { namespace });
     return this.ctx.objects.list(resource, namespace) as T[];
   }
 
@@ -159,6 +166,11 @@ export abstract class FakeObjectApi {
    * server.appendLog('default', 'web-1', 'listening on :8080');
    */
   appendLog(namespace: string, pod: string, line: string, container?: string): void {
+    checkArguments('appendLog', {}, { namespace, pod, line, container }, [
+      'namespace',
+      'pod',
+      'line',
+    ]);
     this.ctx.logs.append(namespace, pod, line, container);
   }
 
@@ -169,6 +181,29 @@ export abstract class FakeObjectApi {
    * server.endLogs('default', 'web-1');
    */
   endLogs(namespace: string, pod: string): void {
+    checkArguments('endLogs', {}, { namespace, pod }, ['namespace', 'pod']);
     this.ctx.logs.end(namespace, pod);
+  }
+}
+
+/**
+ * Throws a TypeError naming the argument (`server.create: resource must be an object, not null`)
+ * unless each of `objects` is an object and each of `strings` a string (or absent, unless
+ * `required`): a test that passes the wrong thing learns which, not a crash deep in the store.
+ */
+function checkArguments(
+  method: string,
+  objects: Record<string, unknown>,
+  strings: Record<string, unknown> = {},
+  required: string[] = [],
+): void {
+  for (const [name, value] of Object.entries(objects)) {
+    assertObjectArgument(`server.${method}`, name, value);
+  }
+  for (const [name, value] of Object.entries(strings)) {
+    if (value === undefined && !required.includes(name)) continue;
+    if (typeof value !== 'string') {
+      throw new TypeError(`server.${method}: ${name} must be a string, not ${describeType(value)}`);
+    }
   }
 }

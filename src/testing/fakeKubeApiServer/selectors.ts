@@ -7,8 +7,10 @@ export class SelectorError extends Error {}
 /** Tests an object. */
 export type ObjectMatcher = (obj: KubernetesObject) => boolean;
 
-type LabelOp = 'exists' | '!exists' | '=' | '!=' | 'in' | 'notin' | 'gt' | 'lt';
-interface Requirement {
+/** The operators of a label requirement. */
+export type LabelOp = 'exists' | '!exists' | '=' | '!=' | 'in' | 'notin' | 'gt' | 'lt';
+/** One requirement of a label selector, as parsed. */
+export interface Requirement {
   key: string;
   op: LabelOp;
   values: string[];
@@ -65,8 +67,11 @@ function tokenize(selector: string): string[] {
 
 const SPECIAL = new Set(['=', '==', '!=', '!', '(', ')', ',', '<', '>']);
 
-/** Parses a label selector (`a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, `a>1`). */
-function parseLabelSelector(selector: string): Requirement[] {
+/**
+ * Parses a label selector (`a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, `a>1`).
+ * Throws {@link SelectorError} (the server's 400) for anything else.
+ */
+export function parseLabelSelector(selector: string): Requirement[] {
   const tokens = tokenize(selector);
   const requirements: Requirement[] = [];
   let pos = 0;
@@ -262,8 +267,24 @@ export function fieldMatcher(
   plural: string,
 ): ObjectMatcher | undefined {
   if (selector === undefined || selector.trim() === '') return undefined;
+  const terms = parseFieldSelector(selector, plural);
+  return (obj) => terms.every((t) => (fieldValue(obj, t.field) === t.value) !== t.negate);
+}
+
+/** One term of a field selector, as parsed: `field=value` or (negate) `field!=value`. */
+export interface FieldTerm {
+  field: string;
+  value: string;
+  negate: boolean;
+}
+
+/**
+ * Parses a field selector for a resource (its supported fields only). Throws
+ * {@link SelectorError} (the server's 400) for a bad term or an unsupported field.
+ */
+export function parseFieldSelector(selector: string, plural: string): FieldTerm[] {
   const allowed = [...COMMON_FIELDS, ...(FIELDS_BY_PLURAL[plural] ?? [])];
-  const terms = splitUnescaped(selector, ',').map((term) => {
+  return splitUnescaped(selector, ',').map((term) => {
     const found = findOperator(term);
     if (found === undefined) {
       throw new SelectorError(`invalid selector: '${selector}'; can't understand '${term}'`);
@@ -277,5 +298,4 @@ export function fieldMatcher(
     }
     return { field, value, negate: found.op === '!=' };
   });
-  return (obj) => terms.every((t) => (fieldValue(obj, t.field) === t.value) !== t.negate);
 }
