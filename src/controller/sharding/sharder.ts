@@ -70,7 +70,8 @@ class Sharder {
   private members: Store<LeaseObject, string> | undefined;
   private readonly reapers: Reapers;
   private readonly writing = new Set<string>();
-  private readonly abort = new AbortController();
+  /** One per write in flight (one shared signal would collect a listener per request). */
+  private readonly aborts = new Set<AbortController>();
   private readonly subscriptions: Subscription[] = [];
   private pending: Subscription | undefined;
   private closed = false;
@@ -94,7 +95,7 @@ class Sharder {
   close(): void {
     this.closed = true;
     this.pending?.unsubscribe();
-    this.abort.abort();
+    for (const abort of this.aborts) abort.abort();
     for (const s of this.subscriptions) s.unsubscribe();
     this.reapers.close();
   }
@@ -175,20 +176,24 @@ class Sharder {
     const id = defaultKey(object);
     const metadata = object.metadata!;
     this.writing.add(id);
+    const abort = new AbortController();
+    this.aborts.add(abort);
     const patch = { metadata: { resourceVersion: metadata.resourceVersion, labels } };
     resourceApi(cluster, resource)
       .patch(metadata.name!, patch, {
         namespace: metadata.namespace,
         type: 'merge',
-        signal: this.abort.signal,
+        signal: abort.signal,
       })
       .then(
         () => {
           this.writing.delete(id);
+          this.aborts.delete(abort);
           this.soon();
         },
         (error: unknown) => {
           this.writing.delete(id);
+          this.aborts.delete(abort);
           if (this.closed) return;
           logger?.debug?.(`sharder: ${id}: ${(error as Error).message}`);
           // A conflict or a gone object: the next event passes again; a fault: retry later.
