@@ -166,6 +166,17 @@ export async function runShardChaos(options: ShardChaosOptions): Promise<ShardCh
   };
   const live = () =>
     members.filter((m) => m.killedAt === undefined && !m.lines.some((l) => l.type === 'stopping'));
+  /** How the objects stand: per member, draining, unassigned (for --verbose). */
+  const census = () => {
+    const counts: Record<string, number> = {};
+    for (const cm of server.objects(configmaps, 'app')) {
+      const labels = cm.metadata?.labels ?? {};
+      const state = labels[DRAIN] !== undefined ? 'draining' : (labels[LABEL] ?? 'unassigned');
+      counts[state] = (counts[state] ?? 0) + 1;
+    }
+    return JSON.stringify(counts);
+  };
+  const censusTimer = setInterval(() => log(`objects ${census()}`), 1000);
   /** Every object assigned to one of `ids`, none draining, each of `ids` holding some. */
   const balanced = (ids: string[]) => {
     const held = new Set<string>();
@@ -250,6 +261,7 @@ export async function runShardChaos(options: ShardChaosOptions): Promise<ShardCh
       failures.push('not every live object was reconciled at its last version');
     }
   } finally {
+    clearInterval(censusTimer);
     working = false;
     await workload;
     for (const member of live()) member.kill('SIGTERM');

@@ -74,6 +74,7 @@ class Sharder {
   private readonly aborts = new Set<AbortController>();
   private readonly subscriptions: Subscription[] = [];
   private pending: Subscription | undefined;
+  private pendingDelay = 0;
   private closed = false;
   private ringKey = '';
   private ring = new HashRing([]);
@@ -100,10 +101,14 @@ class Sharder {
     this.reapers.close();
   }
 
-  /** One pass soon: many events in one tick make one pass. */
+  /** One pass soon: many events in one tick make one pass; an event cuts a retry's wait. */
   private soon(delayMs = 0): void {
-    if (this.closed || (this.pending && delayMs > 0)) return;
-    if (this.pending && !this.pending.closed) return;
+    if (this.closed) return;
+    if (this.pending !== undefined) {
+      if (this.pendingDelay <= delayMs) return;
+      this.pending.unsubscribe();
+    }
+    this.pendingDelay = delayMs;
     this.pending = this.config.scheduler.schedule(() => {
       this.pending = undefined;
       this.pass();
