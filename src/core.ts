@@ -86,6 +86,8 @@ export type {
 } from './controller/kit/setCondition.js';
 export { findCondition, isConditionTrue } from './controller/kit/findCondition.js';
 export { controllerReference } from './controller/kit/controllerReference.js';
+export { finalizer } from './controller/kit/finalizer.js';
+export type { FinalizerContext, FinalizerHandlers } from './controller/kit/finalizer.js';
 export { eventRecorder } from './controller/events/eventRecorder.js';
 export type { EventRecorder, EventRecorderConfig } from './controller/events/eventRecorder.js';
 export type { EventDropReason, EventRecord } from './controller/events/EventRecord.js';

@@ -58,7 +58,9 @@ describe('resource()', () => {
       kind: 'Node',
       namespaced: false,
     });
-    expect(() => resource('v1', 'pods', { kind: 'pod' })).toThrow(TypeError);
+    // kube-apiserver's kind rule (isValidKind): letters and digits, a letter first.
+    expect(() => resource('v1', 'pods', { kind: 'Po d' })).toThrow(TypeError);
+    expect(() => resource('v1', 'pods', { kind: '1Pod' })).toThrow(TypeError);
     expect(() => resource('apps/v1', 'Deployments')).toThrow(WatchError);
     expect(() => resource('apps', 'deployments')).toThrow(/invalid version/);
   });

@@ -223,6 +223,21 @@ describe('the tarball installed in a fresh project', () => {
     expect(stdout).toMatch(/^kube-rx: /);
     expect(stdout).toContain('kube-rx watch <resource>');
   }, 30_000);
+
+  it('says how to install json-schema-to-typescript, an optional peer, when crd-types needs it', async () => {
+    writeFileSync(join(app, 'crd.yaml'), 'kind: CustomResourceDefinition\n');
+    const failed = await run('npx', ['--offline', 'kube-rx', 'crd-types', 'crd.yaml'], {
+      cwd: app,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect({ code: failed.code, stderr: failed.stderr }).toEqual({
+      code: 1,
+      stderr:
+        'kube-rx: kube-rx crd-types needs json-schema-to-typescript, an optional peer dependency: npm install -D json-schema-to-typescript\n',
+    });
+  }, 30_000);
 });
 
 /**

@@ -6,12 +6,14 @@ export const MAIN_HELP = `kube-rx: the Kubernetes watch API, resilient, in your 
 Usage:
   kube-rx watch <resource> [flags]     a resilient "kubectl get -w"
   kube-rx dashboard [flags]            a live web page of deployments and their pods
+  kube-rx crd-types <crd>... [flags]   TypeScript types for custom resources, from their CRDs
 
 Run "kube-rx <command> --help" for its flags.
 
-Both use the current kubeconfig (KUBECONFIG, else ~/.kube/config). With none, or with --demo,
-they start an embedded, simulated cluster, say so, and print a KUBECONFIG=<path> line with which
-kubectl can change it (the file is removed when kube-rx stops).
+They use the current kubeconfig (KUBECONFIG, else ~/.kube/config; crd-types only to read CRDs
+by name). With none, or with --demo, they start an embedded, simulated cluster, say so, and
+print a KUBECONFIG=<path> line with which kubectl can change it (the file is removed when
+kube-rx stops).
 
 Flags:
   -h, --help       show this help
@@ -74,4 +76,39 @@ Flags:
       --kubeconfig <file>    the kubeconfig file to use
       --demo                 show the embedded simulated cluster
   -h, --help                 show this help
+`;
+
+/** `kube-rx crd-types --help`. */
+export const CRD_TYPES_HELP = `Usage: kube-rx crd-types <crd.yaml | crd name>... [flags]
+
+Writes TypeScript for custom resources: for every served version of every CRD, an interface
+of its objects (from the version's openAPIV3Schema, with its descriptions as JSDoc) and a
+typed ResourceRef to list, watch and write them with. The output compiles under "strict".
+
+Each argument is a CRD file (YAML, several documents or a List allowed, or JSON) when such a
+file exists, else the name of a CustomResourceDefinition on the cluster (plural.group, as
+"kubectl get crd" lists them), read from the current kubeconfig's cluster.
+
+Names, for kind CronTab, plural crontabs, versions v1 (storage) and v1beta1:
+  CronTabV1, CronTabV1beta1        the objects of each version (apiVersion and kind fixed)
+  cronTabsV1, cronTabsV1beta1      their ResourceRefs (group, version, plural, kind, namespaced)
+  CronTab, cronTabs                the storage version's, unversioned
+
+Schemas map as the API server reads them: required, enum, nullable (| null), maps
+(additionalProperties), x-kubernetes-int-or-string (number | string),
+x-kubernetes-preserve-unknown-fields (an index signature of unknown),
+x-kubernetes-embedded-resource (apiVersion, kind, metadata); list types go into the JSDoc.
+
+It needs json-schema-to-typescript, an optional peer dependency of kube-rx:
+  npm install -D json-schema-to-typescript
+
+Flags:
+  -o, --output <file.ts>      write there (replaced in one rename) instead of stdout
+      --context <name>        the kubeconfig context to read CRDs from
+      --kubeconfig <file>     the kubeconfig file to use
+  -h, --help                  show this help
+
+Exit codes: 0 when everything was written; 1 on a file that is not a CRD, a schema that
+cannot be typed (a $ref, an unknown type), a CRD the cluster does not have, or bad flags,
+with a message naming the file or CRD and the JSON path, and no output at all.
 `;

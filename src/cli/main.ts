@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `kube-rx` command: `kube-rx watch ...`, `kube-rx dashboard ...`.
+// The `kube-rx` command: `kube-rx watch ...`, `kube-rx dashboard ...`, `kube-rx crd-types ...`.
 import { runCli } from './runCli.js';
 import { packageVersion } from './version.js';
 import { replaceControlCharacters } from '../security/sanitizeText.js';

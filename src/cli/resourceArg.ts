@@ -41,40 +41,38 @@ export type ResourceArg =
       groupOrVersionGroup?: string;
     };
 
-interface KnownResource {
-  ref: ResourceRef;
-  kind: string;
-  shortNames: string[];
-  namespaced: boolean;
+/** A typed resource of the library as discovery lists it (its ref carries kind and scope). */
+function builtIn(ref: ResourceRef, shortNames: string[]): ApiResource {
+  return {
+    group: ref.group,
+    version: ref.version!,
+    plural: ref.plural,
+    singular: ref.kind!.toLowerCase(),
+    kind: ref.kind!,
+    namespaced: ref.namespaced ?? true,
+    shortNames,
+    verbs: ['list', 'watch'],
+    preferred: true,
+  };
 }
 
-// The library's typed resources: what the command knows when discovery cannot be read.
-const KNOWN: KnownResource[] = [
-  { ref: pods, kind: 'Pod', shortNames: ['po'], namespaced: true },
-  { ref: deployments, kind: 'Deployment', shortNames: ['deploy'], namespaced: true },
-  { ref: services, kind: 'Service', shortNames: ['svc'], namespaced: true },
-  { ref: nodes, kind: 'Node', shortNames: ['no'], namespaced: false },
-  { ref: namespaces, kind: 'Namespace', shortNames: ['ns'], namespaced: false },
-  { ref: configmaps, kind: 'ConfigMap', shortNames: ['cm'], namespaced: true },
-  { ref: replicasets, kind: 'ReplicaSet', shortNames: ['rs'], namespaced: true },
-  { ref: events, kind: 'Event', shortNames: ['ev'], namespaced: true },
+/**
+ * The library's typed resources as discovery would list them: what the command knows when
+ * discovery cannot be read.
+ */
+export const BUILT_IN_RESOURCES: readonly ApiResource[] = [
+  builtIn(pods, ['po']),
+  builtIn(deployments, ['deploy']),
+  builtIn(services, ['svc']),
+  builtIn(nodes, ['no']),
+  builtIn(namespaces, ['ns']),
+  builtIn(configmaps, ['cm']),
+  builtIn(replicasets, ['rs']),
+  builtIn(events, ['ev']),
 ];
 
 /** The plurals `kube-rx watch` knows without discovery, for help and messages. */
-export const KNOWN_PLURALS: readonly string[] = KNOWN.map((k) => k.ref.plural);
-
-/** The built-in resources as discovery would list them. */
-export const BUILT_IN_RESOURCES: readonly ApiResource[] = KNOWN.map((k) => ({
-  group: k.ref.group,
-  version: k.ref.version!,
-  plural: k.ref.plural,
-  singular: k.kind.toLowerCase(),
-  kind: k.kind,
-  namespaced: k.namespaced,
-  shortNames: k.shortNames,
-  verbs: ['list', 'watch'],
-  preferred: true,
-}));
+export const KNOWN_PLURALS: readonly string[] = BUILT_IN_RESOURCES.map((r) => r.plural);
 
 const VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 

@@ -1,3 +1,4 @@
+import { crdTypesCommand } from './crdTypes/crdTypesCommand.js';
 import { dashboardCommand } from './dashboard/dashboardCommand.js';
 import { CliError } from './errors.js';
 import { MAIN_HELP } from './help.js';
@@ -14,6 +15,7 @@ export interface RunCliIo extends CliIo {
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
   watch: watchCommand,
   dashboard: dashboardCommand,
+  'crd-types': crdTypesCommand,
 };
 
 /**
@@ -44,7 +46,7 @@ export async function runCli(argv: string[], terminalIo: RunCliIo): Promise<numb
     const command = COMMANDS[first];
     if (!command) {
       const what = first.startsWith('-') ? `unknown flag ${first}` : `unknown command "${first}"`;
-      throw new CliError(`${what}: expected watch or dashboard (see: kube-rx --help)`);
+      throw new CliError(`${what}: expected watch, dashboard or crd-types (see: kube-rx --help)`);
     }
     return await command(rest, io);
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { EventRecorder } from './events/eventRecorder.js';
 import type { LifecycleEvent } from '../operators/resume/LifecycleEvent.js';
 import type { Informers } from '../operators/createInformers.js';
 import type { Indexers } from '../operators/index.js';
@@ -71,6 +72,13 @@ export interface ControllerContext {
    * stores with a label or field selector, waits for nothing.
    */
   api<U>(resource: ResourceRef<U>): ResourceApi<U>;
+  /** The primary resource (`config.for.resource`): what `finalizer` patches. */
+  resource: ResourceRef<any>;
+  /**
+   * Records Kubernetes Events about objects, off the run's path (never awaited, never failing
+   * it): `config.recorder`, or one of the controller's own reporting as `kube-rx`.
+   */
+  recorder: EventRecorder;
 }
 
 /**
@@ -109,6 +117,12 @@ export interface ControllerConfig<
   triggerOn?: (object: T) => unknown;
   /** Each watch's lifecycle (its own informers only: shared ones report to their creator). */
   onLifecycle?: (resource: ResourceRef<any>, event: LifecycleEvent) => void;
+  /**
+   * What `ctx.recorder` writes Events with: an `eventRecorder(cluster, { reportingController,
+   * reportingInstance })` naming your controller and replica (default: one of the controller's
+   * own, reporting as `kube-rx`, closed when the controller is unsubscribed).
+   */
+  recorder?: EventRecorder;
   /** Called once, when every store is synced (readiness probes). */
   onSynced?: () => void;
   /**

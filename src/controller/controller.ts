@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { eventRecorder } from './events/eventRecorder.js';
 import { checkControllerConfig } from './checkControllerConfig.js';
 import {
   asyncScheduler,
@@ -102,6 +103,7 @@ export function controller<T extends KubernetesObject>(
     onLifecycle,
     onSynced,
     expectationTimeoutMs = 30_000,
+    recorder: givenRecorder,
     ...queueConfig
   } = config;
   const scheduler = queueConfig.scheduler ?? asyncScheduler;
@@ -132,6 +134,13 @@ export function controller<T extends KubernetesObject>(
       latest[index]?.get(objectKey),
     );
     const api = writesOf(cluster, sources, expectations);
+    const recorder =
+      givenRecorder ??
+      eventRecorder(cluster, {
+        reportingController: 'kube-rx',
+        reportingInstance: 'kube-rx',
+        scheduler,
+      });
     // Every primary key once, when the last store syncs.
     const syncKeys = new Subject<string>();
 
@@ -217,11 +226,16 @@ export function controller<T extends KubernetesObject>(
             attempt: run.attempt,
             stores,
             api: (resource) => api(key, resource),
+            resource: primary.resource,
+            recorder,
           }),
         queueConfig,
         expectations,
       ),
-      finalize(() => expectations.close()),
+      finalize(() => {
+        expectations.close();
+        if (recorder !== givenRecorder) recorder.close();
+      }),
     );
   });
 }

@@ -12,6 +12,7 @@ import type {
 } from '@kubernetes/client-node';
 import type { KubernetesObject, ResourceRef } from '../types.js';
 import { resourcePath } from './resourcePath.js';
+import { isValidKind } from './ResourceType.js';
 
 /** What {@link resource} knows of a resource beside its path: what writes need. */
 export interface ResourceOptions {
@@ -54,9 +55,9 @@ export function resource<T = KubernetesObject>(
   };
   // Validates every segment, as each request will: the same BAD_REQUEST, thrown now.
   resourcePath(ref);
-  if (kind !== undefined && (typeof kind !== 'string' || !/^[A-Z][A-Za-z0-9]{0,62}$/.test(kind)))
+  if (kind !== undefined && !isValidKind(kind))
     throw new TypeError(
-      `resource: invalid kind ${quoteValue(kind)}: a capitalised name such as 'CronTab'`,
+      `resource: invalid kind ${quoteValue(kind)}: letters and digits, a letter first, such as 'CronTab'`,
     );
   if (namespaced !== undefined && typeof namespaced !== 'boolean')
     throw new TypeError('resource: namespaced must be a boolean');

@@ -23,3 +23,4 @@ export type {
   RecordedRequest,
   ResourceDefinition,
 } from './fakeKubeApiServer/types.js';
+export type { ScaleSubresource } from '../objects/ResourceType.js';

@@ -87,14 +87,19 @@ describe('FakeKubeApiServer discovery and health', () => {
       groupVersion: 'apps/v1',
     });
     const names = apps.json.resources.map((r: any) => r.name);
+    // As kube-apiserver lists them: each resource, then its subresources (scale, status).
     expect(names).toEqual([
       'daemonsets',
+      'daemonsets/status',
       'deployments',
       'deployments/scale',
+      'deployments/status',
       'replicasets',
+      'replicasets/status',
       'statefulsets',
+      'statefulsets/status',
     ]);
-    expect(apps.json.resources[2]).toMatchObject({
+    expect(apps.json.resources[3]).toMatchObject({
       group: 'autoscaling',
       version: 'v1',
       kind: 'Scale',
@@ -169,7 +174,7 @@ describe('FakeKubeApiServer discovery and health', () => {
       { ...crontabs, group: 'Bad_Group' },
       { ...crontabs, version: 'one' },
       { ...crontabs, plural: 'Crontabs' },
-      { ...crontabs, kind: 'crontab' },
+      { ...crontabs, kind: 'Cron_Tab' },
       { ...crontabs, shortNames: ['c t'] },
       { ...crontabs, printerColumns: [{ name: 'x', type: 'string' as const, jsonPath: 'spec' }] },
     ];

@@ -1,19 +1,16 @@
 import type { WatchError } from '../../WatchError.js';
 import type { Cluster } from '../../types.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
+import { isValidKind } from '../../objects/ResourceType.js';
+import type { ResourceType } from '../../objects/ResourceType.js';
 import { apiGet } from './apiGet.js';
 
-/** One resource the API server serves, from its discovery documents. */
-export interface ApiResource {
-  /** `''` for the core group. */
-  group: string;
-  version: string;
-  plural: string;
-  /** Lower case; derived from the kind when the server leaves it empty (older servers do). */
-  singular: string;
-  kind: string;
-  namespaced: boolean;
-  shortNames: string[];
+/**
+ * One resource the API server serves, from its discovery documents: the shared
+ * {@link ResourceType} record (its singular derived from the kind when the server leaves it
+ * empty, as older servers do) with its verbs and whether its version is preferred.
+ */
+export interface ApiResource extends ResourceType {
   verbs: string[];
   /** Whether `version` is the group's preferred version. */
   preferred: boolean;
@@ -24,9 +21,6 @@ export interface ApiGroup {
   name: string;
   versions: string[];
 }
-
-/** A kind as Kubernetes writes them (`Pod`, `CronTab`): printed by `-o name`, in messages. */
-const KIND = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
 
 /** The largest discovery document read: a real one is tens of kilobytes. */
 const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
@@ -197,7 +191,7 @@ export function apiResources(
   for (const r of Array.isArray(list?.resources) ? list.resources : []) {
     // Subresources (`pods/log`) are not watched; names go into paths, messages and output.
     if (!isString(r?.name) || !isValidSegment('plural', r.name) || !isString(r.kind)) continue;
-    if (!KIND.test(r.kind)) continue;
+    if (!isValidKind(r.kind)) continue;
     out.push({
       group,
       version,

@@ -7,6 +7,8 @@ import { buildKubeConfig, writeKubeConfigFile } from './kubeConfig.js';
 import { HttpListener } from './listener.js';
 import { ObjectStore } from './objectStore.js';
 import { ResourceTypes } from './resourceTypes.js';
+import { serveCrds } from './crds.js';
+import { serveEvents } from './events.js';
 import { FakeObjectApi } from './objectApi.js';
 import { PodLogs } from './podLogs.js';
 import { handleRequest } from './requestHandler.js';
@@ -71,6 +73,12 @@ export class FakeKubeApiServer extends FakeObjectApi {
     this.faults = this.injector;
     const types = new ResourceTypes();
     const objects = new ObjectStore(historySize, types);
+    // Stored CRDs define resource types; both Event APIs serve one store.
+    serveCrds(objects, types, (ref) => {
+      const store = objects.resource(ref);
+      for (const watch of [...this.ctx.watches]) if (watch.follows(store)) watch.end();
+    });
+    serveEvents(objects);
     this.ctx = {
       objects,
       types,

@@ -1,12 +1,4 @@
-/** One built-in resource as kube-apiserver 1.32 lists it in discovery. */
-export interface BuiltinResource {
-  group: string;
-  version: string;
-  plural: string;
-  kind: string;
-  namespaced: boolean;
-  shortNames: string[];
-}
+import type { ResourceType } from '../../objects/ResourceType.js';
 
 // [group/version, plural, Kind, namespaced, short names]: the kinds the fake server knows,
 // with the names and scopes `kubectl api-resources` shows for them.
@@ -51,17 +43,39 @@ const TABLE: Array<[string, string, string, boolean, string]> = [
   ['storage.k8s.io/v1', 'storageclasses', 'StorageClass', false, 'sc'],
 ];
 
-/** The built-in resources, in the order discovery lists them. */
-export const BUILTIN_RESOURCES: readonly BuiltinResource[] = TABLE.map(
+/** The built-in resources with a status subresource (their strategies keep status apart). */
+const WITH_STATUS = new Set([
+  'pods',
+  'services',
+  'nodes',
+  'namespaces',
+  'persistentvolumes',
+  'persistentvolumeclaims',
+  'customresourcedefinitions',
+  'deployments',
+  'replicasets',
+  'statefulsets',
+  'daemonsets',
+  'jobs',
+  'cronjobs',
+  'horizontalpodautoscalers',
+  'ingresses',
+  'poddisruptionbudgets',
+]);
+
+/** The built-in resources as kube-apiserver 1.32 lists them, in the order discovery does. */
+export const BUILTIN_RESOURCES: readonly ResourceType[] = TABLE.map(
   ([groupVersion, plural, kind, namespaced, shortNames]) => {
     const slash = groupVersion.lastIndexOf('/');
     return {
       group: slash < 0 ? '' : groupVersion.slice(0, slash),
       version: groupVersion.slice(slash + 1),
       plural,
+      singular: kind.toLowerCase(),
       kind,
       namespaced,
       shortNames: shortNames === '' ? [] : shortNames.split(','),
+      ...(WITH_STATUS.has(plural) && { subresources: { status: true } }),
     };
   },
 );

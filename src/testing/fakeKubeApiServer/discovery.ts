@@ -1,4 +1,4 @@
-import type { ResourceType, ResourceTypes } from './resourceTypes.js';
+import type { ResourceTypes, ServedType as ResourceType } from './resourceTypes.js';
 
 /** A JSON document the server answers with. */
 export type Document = Record<string, unknown>;
@@ -65,21 +65,59 @@ function apiResource(t: ResourceType): Document {
   };
   if (t.shortNames.length > 0) entry.shortNames = t.shortNames;
   if (t.builtin && ALL_CATEGORY.has(t.plural)) entry.categories = ['all'];
+  if (t.categories !== undefined && t.categories.length > 0) entry.categories = t.categories;
   return entry;
 }
 
 /** The subresources the server serves, as discovery lists them after their resource. */
 function subresources(t: ResourceType): Document[] {
-  if (!t.builtin) return [];
+  if (!t.builtin) return customSubresources(t);
+  const verbs = ['get', 'patch', 'update'];
+  const status =
+    t.subresources?.status === true
+      ? [
+          {
+            name: `${t.plural}/status`,
+            singularName: '',
+            namespaced: t.namespaced,
+            kind: t.kind,
+            verbs,
+          },
+        ]
+      : [];
   if (t.group === '' && t.plural === 'pods') {
-    return [{ name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] }];
+    const log = {
+      name: 'pods/log',
+      singularName: '',
+      namespaced: true,
+      kind: 'Pod',
+      verbs: ['get'],
+    };
+    return [log, ...status];
   }
   if (t.group === 'apps' && t.plural === 'deployments') {
     const scale = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
-    const verbs = ['get', 'patch', 'update'];
-    return [{ name: 'deployments/scale', singularName: '', namespaced: true, ...scale, verbs }];
+    return [
+      { name: 'deployments/scale', singularName: '', namespaced: true, ...scale, verbs },
+      ...status,
+    ];
   }
-  return [];
+  return status;
+}
+
+/** A custom resource's `status` and `scale`, as kube-apiserver lists a CRD's subresources. */
+function customSubresources(t: ResourceType): Document[] {
+  const out: Document[] = [];
+  const base = { singularName: '', namespaced: t.namespaced };
+  if (t.subresources?.status === true) {
+    const verbs = ['get', 'patch', 'update'];
+    out.push({ name: `${t.plural}/status`, ...base, kind: t.kind, verbs });
+  }
+  if (t.subresources?.scale !== undefined) {
+    const scale = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+    out.push({ name: `${t.plural}/scale`, ...base, ...scale, verbs: ['get', 'patch', 'update'] });
+  }
+  return out;
 }
 
 function resourceList(types: ResourceType[], group: string, version: string): Document {

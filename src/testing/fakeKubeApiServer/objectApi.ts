@@ -1,9 +1,9 @@
 import { assertObjectArgument, describeType } from '../../objects/argumentChecks.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import type { ServerContext } from './serverContext.js';
-import { crdObject, CRDS } from './resourceTypes.js';
 import { apiDelete, apiUpdate } from './deletion/objectApiRules.js';
 import type { FakeDeleteOptions } from './deletion/objectApiRules.js';
+import { defineResource } from './crdDefinition.js';
 import type { ResourceDefinition } from './types.js';
 
 /**
@@ -31,8 +31,11 @@ export abstract class FakeObjectApi {
    * Registers a custom resource, as applying its CustomResourceDefinition would: it appears in
    * discovery (`/apis`, `/apis/{group}/{version}`) with its kind, scope, singular and short
    * names, its objects get its kind, Table answers carry its printer columns, and the server
-   * holds the CRD object (`customresourcedefinitions`, named `{plural}.{group}`). Defining it
-   * again replaces the definition. Returns the ResourceRef to use with the object API.
+   * holds the CRD object (`customresourcedefinitions`, named `{plural}.{group}`): writing that
+   * object is what registers the type, as a CRD applied over HTTP does. `subresources` adds
+   * `/status` and `/scale`; `schema` gives the version's `openAPIV3Schema` (its list types).
+   * Defining it again replaces that version; defining another version adds it to the CRD.
+   * Returns the ResourceRef to use with the object API.
    *
    * @example
    * const crontabs = server.defineResource({
@@ -47,22 +50,7 @@ export abstract class FakeObjectApi {
     definition: ResourceDefinition,
   ): ResourceRef<T> {
     checkArguments('defineResource', { definition });
-    const type = this.ctx.types.define(definition);
-    const ref: ResourceRef<T> = {
-      group: type.group,
-      version: type.version,
-      plural: type.plural,
-      kind: type.kind,
-      namespaced: type.namespaced,
-    };
-    this.ctx.objects.resource(ref).kind = type.kind;
-    if (type.group !== '') {
-      const crd = crdObject(type);
-      const objects = this.ctx.objects;
-      if (objects.get(CRDS, undefined, crd.metadata.name) === undefined) objects.create(CRDS, crd);
-      else objects.update(CRDS, crd);
-    }
-    return ref;
+    return defineResource<T>(this.ctx.objects, this.ctx.types, definition);
   }
 
   /**

@@ -9,8 +9,8 @@ export type Route =
       resource: ResourceRef<unknown>;
       namespace?: string;
       name: string;
-      /** The `scale` subresource of a deployment. */
-      subresource?: 'scale';
+      /** `scale` (deployments, custom resources) or `status`: which the type serves is checked later. */
+      subresource?: 'scale' | 'status';
     }
   | { kind: 'log'; namespace: string; name: string };
 
@@ -59,8 +59,8 @@ export function parsePath(pathname: string): Route | undefined {
   if (sub === 'log' && group === '' && plural === 'pods' && namespace !== undefined) {
     return { kind: 'log', namespace, name };
   }
-  if (sub === 'scale' && group === 'apps' && plural === 'deployments' && namespace !== undefined) {
-    return { kind: 'object', resource, namespace, name, subresource: 'scale' };
+  if (sub === 'scale' || sub === 'status') {
+    return { kind: 'object', resource, namespace, name, subresource: sub };
   }
   return undefined;
 }

@@ -19,6 +19,7 @@ export type { ServerContext } from './serverContext.js';
 import { appendBounded } from './records.js';
 import { handleScale } from './scale.js';
 import { sendJson, sendText } from './send.js';
+import { checkServed } from './strategy.js';
 import { sendStatus, StatusError, statusBody } from './statusBody.js';
 import type { RecordedRequest } from './types.js';
 import { create, methodNotAllowed, patch, replace } from './writes.js';
@@ -139,6 +140,7 @@ function respond(
       sendJson(res, 200, doc, headers);
       return;
     }
+    if (route.kind !== 'log') checkServed(ctx.types, route);
     if (route.kind === 'object' && route.subresource === 'scale') {
       handleScale(ctx, req, res, route, query, headers).catch(fail);
       return;
@@ -174,7 +176,8 @@ function handleWrite(
     case 'PATCH':
       if (route.kind !== 'object') break;
       if (mediaType(req.headers['content-type']) === APPLY_PATCH) {
-        return applyPatchRequest(ctx, req, res, route, query, headers);
+        const status = route.subresource === 'status' ? 'status' : undefined;
+        return applyPatchRequest(ctx, req, res, route, query, headers, status);
       }
       return patch(ctx, req, res, route, query, headers);
   }

@@ -1,6 +1,9 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { checkWriteOptions, managerOf, trackUpdate } from './apply/track.js';
 import { mediaType, parseJson, parseObject, readBody } from './body.js';
+import type { ScaleSubresource } from '../../objects/ResourceType.js';
+import { customScale, setPath } from './customScale.js';
+import type { Scale } from './customScale.js';
 import { objectKey } from './objectStore.js';
 import type { Entry } from './objectStore.js';
 import { applyPatch } from './patch.js';
@@ -13,14 +16,6 @@ import type { WriteContext } from './writes.js';
 
 type ScaleRoute = Extract<Route, { kind: 'object' }>;
 
-interface Scale {
-  kind: 'Scale';
-  apiVersion: 'autoscaling/v1';
-  metadata: Record<string, unknown>;
-  spec: { replicas?: number };
-  status: { replicas: number; selector?: string };
-}
-
 /** `app=web,tier=front`: a deployment's matchLabels as the Scale's selector string. */
 function selectorOf(d: V1Deployment): string | undefined {
   const labels = d.spec?.selector?.matchLabels;
@@ -30,8 +25,9 @@ function selectorOf(d: V1Deployment): string | undefined {
     .join(',');
 }
 
-/** The autoscaling/v1 Scale of a deployment entry. */
-function scaleOf(entry: Entry): Scale {
+/** The autoscaling/v1 Scale of a deployment entry, or of a custom resource's by its paths. */
+function scaleOf(entry: Entry, paths?: ScaleSubresource): Scale {
+  if (paths !== undefined) return customScale(entry, paths);
   const d = entry.obj as V1Deployment;
   const m = d.metadata ?? {};
   const scale: Scale = {
@@ -72,19 +68,25 @@ function applyScale(
       ),
     );
   }
+  const paths = ctx.types.lookup(route.resource)?.subresources?.scale;
   const next = structuredClone(prev.obj) as V1Deployment & Record<string, unknown>;
-  next.spec = { ...next.spec!, replicas };
+  if (paths !== undefined) setPath(next, paths.specReplicasPath, replicas);
+  else next.spec = { ...next.spec!, replicas };
   const rv = s?.metadata?.resourceVersion;
   next.metadata = { ...next.metadata, resourceVersion: typeof rv === 'string' ? rv : undefined };
   trackUpdate(ctx, route.resource, prev.obj, next, manager, 'scale');
   const updated = commitUpdate(ctx, { ...route, subresource: undefined }, prev, next, dry);
-  if (dry) return scaleOf({ ...prev, obj: updated });
+  if (dry) return scaleOf({ ...prev, obj: updated }, paths);
   return scaleOf(
     ctx.objects.resource(route.resource).objects.get(objectKey(route.namespace, route.name))!,
+    paths,
   );
 }
 
-/** GET, PUT and PATCH of `deployments/{name}/scale` (what `kubectl scale` uses). */
+/**
+ * GET, PUT and PATCH of `deployments/{name}/scale` and of a custom resource's scale subresource
+ * (what `kubectl scale` uses).
+ */
 export async function handleScale(
   ctx: WriteContext,
   req: Request,
@@ -94,8 +96,9 @@ export async function handleScale(
   headers: Record<string, string>,
 ): Promise<void> {
   const method = req.method ?? 'GET';
+  const paths = ctx.types.lookup(route.resource)?.subresources?.scale;
   if (method === 'GET') {
-    sendJson(res, 200, scaleOf(current(ctx, route)), headers);
+    sendJson(res, 200, scaleOf(current(ctx, route), paths), headers);
     return;
   }
   if (method !== 'PUT' && method !== 'PATCH') throw methodNotAllowed();
@@ -114,7 +117,7 @@ export async function handleScale(
     }
   } else {
     const type = mediaType(req.headers['content-type']);
-    scale = applyPatch(type, scaleOf(prev), parseJson(body), {});
+    scale = applyPatch(type, scaleOf(prev, paths), parseJson(body), {});
   }
   sendJson(res, 200, applyScale(ctx, route, prev, scale, dry, managerOf(req, query)), headers);
 }

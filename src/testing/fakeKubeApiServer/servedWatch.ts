@@ -255,6 +255,11 @@ export class ServedWatch {
     this.res.end();
   }
 
+  /** Whether this watch follows `store` (a CRD's resource being removed ends its watches). */
+  follows(store: ResourceStore): boolean {
+    return this.store === store;
+  }
+
   /** Stops following the store and clears every timer. Idempotent. */
   dispose(): void {
     this.store.listeners.delete(this.onEvent);

@@ -1,3 +1,4 @@
+import type { PrinterColumn, ScaleSubresource } from '../../objects/ResourceType.js';
 /**
  * Options of {@link FakeKubeApiServer.start}.
  *
@@ -75,33 +76,26 @@ export interface ResourceDefinition {
   /** Columns of `kubectl get` (a CRD's `additionalPrinterColumns`); Age is added after them. */
   printerColumns?: PrinterColumn[];
   /**
+   * The CRD's `subresources`: `status` (writes to the object keep the stored status, writes to
+   * `/status` change only it) and `scale` (`true`: `.spec.replicas`, `.status.replicas`,
+   * `.status.selector`).
+   */
+  subresources?: {
+    /** Serve `/status`, the status kept apart from the rest of the object. */
+    status?: boolean;
+    /** Serve `/scale` (an autoscaling/v1 Scale) mapped to these paths, or the usual ones. */
+    scale?: ScaleSubresource | boolean;
+  };
+  /**
    * The resource's schema, as a CRD's `openAPIV3Schema` (`{ type: 'object', properties: ... }`):
-   * published in `/openapi/v3` (`kubectl explain`) and checked on writes for unknown fields.
-   * Without it the resource takes any fields (`x-kubernetes-preserve-unknown-fields`).
+   * published in `/openapi/v3` (`kubectl explain`) and checked on writes for unknown fields; its
+   * `x-kubernetes-list-type` / `x-kubernetes-list-map-keys` say how lists merge. Without it the
+   * resource takes any fields (`x-kubernetes-preserve-unknown-fields`).
    */
   schema?: Record<string, unknown>;
 }
 
-/**
- * One printer column of a custom resource (a CRD's `additionalPrinterColumns` entry).
- *
- * @example
- * const column: PrinterColumn = { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' };
- */
-export interface PrinterColumn {
-  /** Column header. */
-  name: string;
-  /** `integer`, `number`, `string`, `boolean` or `date`. */
-  type: 'integer' | 'number' | 'string' | 'boolean' | 'date';
-  /** A simple JSONPath into the object, e.g. `.spec.replicas` or `.status.conditions[0].type`. */
-  jsonPath: string;
-  /** Help text of the column. */
-  description?: string;
-  /** Format hint (`name`, `date`, ...). */
-  format?: string;
-  /** 0: shown by default; more: only with `-o wide`. */
-  priority?: number;
-}
+export type { PrinterColumn } from '../../objects/ResourceType.js';
 
 /**
  * What the server saw of HTTP/2 ({@link FakeKubeApiServer.http2}).

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { jsonEqual } from './jsonEqual.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
 import { versionOf } from '../../objects/versionOf.js';
 import type { KubernetesObject } from '../../types.js';
@@ -13,12 +12,13 @@ import { applyPatch, assertPatchType } from './patch.js';
 import { schemaFor } from './patchSchemas.js';
 import type { Route } from './paths.js';
 import type { Reply, Request } from './protocol.js';
-import type { ResourceType, ResourceTypes } from './resourceTypes.js';
+import type { ResourceTypes, ServedType } from './resourceTypes.js';
 import { sendJson } from './send.js';
 import { badRequest, StatusError, statusBody } from './statusBody.js';
 import { writeUpdate } from './deletion/deleteObject.js';
 import { checkDeletionFields, decodeFinalizers, withWarnings } from './deletion/finalizers.js';
 import { dryRunQuery } from './deletion/options.js';
+import { prepareCreate, prepareUpdate, specChanged } from './strategy.js';
 
 /** What a write needs of the server. */
 export interface WriteContext {
@@ -69,14 +69,8 @@ function tracksGeneration(obj: Obj, builtin: boolean): boolean {
   return !builtin || obj.spec !== undefined;
 }
 
-/** What `metadata.generation` follows: everything but metadata and status. */
-function desired(obj: Obj): Record<string, unknown> {
-  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return rest;
-}
-
 /** 404 for a namespaced resource without a namespace in the path, or the reverse. */
-export function checkScope(ctx: WriteContext, route: ResourceRoute): ResourceType | undefined {
+export function checkScope(ctx: WriteContext, route: ResourceRoute): ServedType | undefined {
   const type = ctx.types.lookup(route.resource);
   if (type !== undefined && type.namespaced !== (route.namespace !== undefined)) {
     throw new StatusError(statusBody(404, 'the server could not find the requested resource'));
@@ -204,6 +198,7 @@ export function commitCreate(
     const message = `${qualified(route)} "${name}" already exists`;
     throw new StatusError(statusBody(409, message, 'AlreadyExists', details));
   }
+  prepareCreate(ctx.types.lookup(route.resource), route, obj);
   const meta = obj.metadata!;
   meta.uid = randomUUID();
   meta.creationTimestamp = now() as unknown as Date;
@@ -231,8 +226,10 @@ export function commitUpdate(
   next: Obj,
   isDryRun: boolean,
 ): KubernetesObject {
-  const meta = next.metadata!;
   const before = prev.obj as Obj;
+  const type = ctx.types.lookup(route.resource);
+  prepareUpdate(type, route, before, next);
+  const meta = next.metadata!;
   if (
     meta.resourceVersion !== undefined &&
     meta.resourceVersion !== '' &&
@@ -259,11 +256,9 @@ export function commitUpdate(
     ctx.objects.resource(route.resource).kind,
     route.resource.group,
   );
-  const builtin = ctx.types.lookup(route.resource)?.builtin ?? false;
-  if (tracksGeneration(next, builtin)) {
+  if (tracksGeneration(next, type?.builtin ?? false)) {
     const generation = before.metadata?.generation ?? 1;
-    const changed = !jsonEqual(desired(before), desired(next));
-    meta.generation = changed ? generation + 1 : generation;
+    meta.generation = specChanged(type, before, next) ? generation + 1 : generation;
   } else delete meta.generation;
   if (isDryRun) return next;
   return writeUpdate(ctx.objects, route.resource, before, next);
@@ -293,7 +288,7 @@ export async function replace(
   decodeFinalizers(obj, store.kind, versionOf(route.resource), 'body');
   checkUnknownFields(ctx.types, route.resource, store.kind, obj, query, headers);
   const prev = current(ctx, route);
-  trackUpdate(ctx, route.resource, prev.obj, obj, managerOf(req, query));
+  trackUpdate(ctx, route.resource, prev.obj, obj, managerOf(req, query), route.subresource);
   const updated = commitUpdate(ctx, route, prev, obj, isDryRun);
   sendJson(res, 200, updated, withWarnings(headers, updated));
 }
@@ -330,7 +325,7 @@ export async function patch(
   const next = patched as Obj;
   const store = admit(ctx, route, next, route.name);
   decodeFinalizers(next, store.kind, versionOf(route.resource), 'patch');
-  trackUpdate(ctx, route.resource, prev.obj, next, managerOf(req, query));
+  trackUpdate(ctx, route.resource, prev.obj, next, managerOf(req, query), route.subresource);
   const updated = commitUpdate(ctx, route, prev, next, isDryRun);
   sendJson(res, 200, updated, withWarnings(headers, updated));
 }
