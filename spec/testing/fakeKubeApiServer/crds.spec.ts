@@ -1,10 +1,11 @@
 // CustomResourceDefinitions through the API, with the real kubectl (1.32) over TLS: applying a
 // CRD registers its resource (discovery, short names, printer columns, status and scale
 // subresources); deleting it removes the resource and its objects.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { get, request, watch } from './client.js';
-import { Kubectl } from './kubectl.js';
+import type { Kubectl } from './kubectl.js';
+import { kubectlHarness } from './kubectl.js';
 
 export const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -58,15 +59,11 @@ const crontabs = { group: 'stable.example.com', version: 'v1', plural: 'crontabs
 jest.setTimeout(90_000);
 
 describe('CustomResourceDefinitions through the API, with kubectl', () => {
+  const harness = kubectlHarness();
   let server: FakeKubeApiServer;
   let kubectl: Kubectl;
-  beforeEach(async () => {
-    server = await FakeKubeApiServer.start({ tls: true });
-    kubectl = await Kubectl.for(server);
-  });
-  afterEach(async () => {
-    await server.stop();
-    await kubectl.cleanup();
+  beforeEach(() => {
+    ({ server, kubectl } = harness);
   });
 
   it('apply -f crd.yaml registers the resource: established, short name, printer columns, status and scale', async () => {

@@ -5,7 +5,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import { afterEach, beforeEach } from '@jest/globals';
+import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { until } from '../../support/wait.js';
 
 export interface KubectlResult {
@@ -110,4 +111,33 @@ export class Kubectl {
   async cleanup(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A TLS FakeKubeApiServer and a kubectl for it, made before each spec of the calling `describe`
+ * and torn down after it (what every kubectl spec needs): read `harness.server` and
+ * `harness.kubectl` inside the specs.
+ */
+export function kubectlHarness(options: { token?: string } = {}): {
+  readonly server: FakeKubeApiServer;
+  readonly kubectl: Kubectl;
+} {
+  let server: FakeKubeApiServer | undefined;
+  let kubectl: Kubectl | undefined;
+  beforeEach(async () => {
+    server = await FakeKubeApiServer.start({ tls: true, ...options });
+    kubectl = await Kubectl.for(server);
+  });
+  afterEach(async () => {
+    await server?.stop();
+    await kubectl?.cleanup();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get kubectl() {
+      return kubectl!;
+    },
+  };
 }

@@ -1,12 +1,13 @@
 // The real kubectl (1.32) over TLS against deletion as kube-apiserver does it: a ConfigMap with a
 // finalizer stays terminating after `kubectl delete --wait=false` until `kubectl patch` removes
 // the finalizer; `--cascade=orphan|foreground|background` map to the propagation policies.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { configmaps, deployments, replicasets } from '../../../src/objects/resources.js';
-import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment } from '../../../src/testing/marbles/builders.js';
 import type { KubernetesObject } from '../../../src/types.js';
-import { Kubectl } from './kubectl.js';
+import type { Kubectl } from './kubectl.js';
+import { kubectlHarness } from './kubectl.js';
 
 // Every kubectl run starts a process and reads discovery: slow on a loaded machine.
 jest.setTimeout(90_000);
@@ -21,15 +22,11 @@ const ownedBy = (owner: KubernetesObject) => ({
 });
 
 describe('kubectl delete against FakeKubeApiServer', () => {
+  const harness = kubectlHarness({ token: 'kubectl-token' });
   let server: FakeKubeApiServer;
   let kubectl: Kubectl;
-  beforeEach(async () => {
-    server = await FakeKubeApiServer.start({ tls: true, token: 'kubectl-token' });
-    kubectl = await Kubectl.for(server);
-  });
-  afterEach(async () => {
-    await server.stop();
-    await kubectl.cleanup();
+  beforeEach(() => {
+    ({ server, kubectl } = harness);
   });
 
   it('delete --wait=false leaves a finalized ConfigMap terminating; patching the finalizer away deletes it', async () => {

@@ -1,9 +1,10 @@
 // The real kubectl (1.32) over TLS with what needs OpenAPI and protobuf: `apply -f` and
 // `create -f` with validation on (its default), `explain`, and `kubectl create <kind>`, which
 // sends built-in kinds as protobuf.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import { Kubectl } from './kubectl.js';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import type { Kubectl } from './kubectl.js';
+import { kubectlHarness } from './kubectl.js';
 
 const CONFIG_MAP = `apiVersion: v1
 kind: ConfigMap
@@ -27,15 +28,11 @@ spec:
 jest.setTimeout(120_000);
 
 describe('kubectl with OpenAPI and protobuf against FakeKubeApiServer', () => {
+  const harness = kubectlHarness({ token: 'kubectl-token' });
   let server: FakeKubeApiServer;
   let kubectl: Kubectl;
-  beforeEach(async () => {
-    server = await FakeKubeApiServer.start({ tls: true, token: 'kubectl-token' });
-    kubectl = await Kubectl.for(server);
-  });
-  afterEach(async () => {
-    await server.stop();
-    await kubectl.cleanup();
+  beforeEach(() => {
+    ({ server, kubectl } = harness);
   });
 
   const writes = () => server.requests.filter((r) => r.method !== 'GET');

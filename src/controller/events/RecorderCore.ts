@@ -93,11 +93,13 @@ export class RecorderCore {
     }
   }
 
-  /** Stops every timer and aborts the writes in flight. */
+  /**
+   * Records nothing more and drops the count updates not yet due; writes in flight finish (each
+   * bounded by `writeTimeoutMs`), so an Event recorded just before a shutdown is not lost.
+   */
   close(): void {
     this.closed = true;
     for (const s of this.series.values()) s.flush?.unsubscribe();
-    for (const controller of this.inFlight) controller.abort();
     this.series.clear();
   }
 

@@ -104,6 +104,9 @@ export function eventRecorder(cluster: Cluster, config: EventRecorderConfig): Ev
 export interface EventRecorder {
   /** Writes (or counts into a series) one Event about `regarding`; returns at once. */
   record(regarding: KubernetesObject, event: EventRecord): void;
-  /** Stops the recorder: pending count updates are dropped, writes in flight aborted. */
+  /**
+   * Stops the recorder: nothing more is recorded and count updates not yet due are dropped;
+   * writes in flight finish, each bounded by `writeTimeoutMs`.
+   */
   close(): void;
 }

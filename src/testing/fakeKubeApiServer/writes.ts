@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { jsonEqual } from './jsonEqual.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
 import { versionOf } from '../../objects/versionOf.js';
 import type { KubernetesObject } from '../../types.js';
@@ -261,7 +262,23 @@ export function commitUpdate(
     meta.generation = specChanged(type, before, next) ? generation + 1 : generation;
   } else delete meta.generation;
   if (isDryRun) return next;
+  // kube-apiserver stores nothing for an update that changes nothing (etcd3's GuaranteedUpdate
+  // compares the bytes): the resourceVersion stays and watchers see no event.
+  if (isNoOp(before, next)) return structuredClone(before);
   return writeUpdate(ctx.objects, route.resource, before, next);
+}
+
+/** Whether `next` is `before` but for its resourceVersion and managedFields' times. */
+function isNoOp(before: Obj, next: Obj): boolean {
+  const comparable = (o: Obj) => ({
+    ...o,
+    metadata: {
+      ...o.metadata,
+      resourceVersion: undefined,
+      managedFields: o.metadata?.managedFields?.map((f) => ({ ...f, time: undefined })),
+    },
+  });
+  return jsonEqual(comparable(before), comparable(next));
 }
 
 export function current(ctx: WriteContext, route: ObjectRoute): Entry {

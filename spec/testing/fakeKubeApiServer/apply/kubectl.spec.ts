@@ -1,11 +1,12 @@
 // The real kubectl (1.32) against a TLS FakeKubeApiServer: server-side apply by two managers (a
 // conflict, then --force-conflicts), client-side apply, and --show-managed-fields.
 // --validate=false: kubectl's validation downloads OpenAPI, which the server does not publish yet.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { load } from 'js-yaml';
 import { configmaps } from '../../../../src/objects/resources.js';
-import { FakeKubeApiServer } from '../../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import { Kubectl } from '../kubectl.js';
+import type { FakeKubeApiServer } from '../../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import type { Kubectl } from '../kubectl.js';
+import { kubectlHarness } from '../kubectl.js';
 
 const CM = (value: string, extra = ''): string => `apiVersion: v1
 kind: ConfigMap
@@ -18,15 +19,11 @@ ${extra}`;
 jest.setTimeout(90_000);
 
 describe('kubectl apply against FakeKubeApiServer', () => {
+  const harness = kubectlHarness({ token: 'kubectl-token' });
   let server: FakeKubeApiServer;
   let kubectl: Kubectl;
-  beforeEach(async () => {
-    server = await FakeKubeApiServer.start({ tls: true, token: 'kubectl-token' });
-    kubectl = await Kubectl.for(server);
-  });
-  afterEach(async () => {
-    await server.stop();
-    await kubectl.cleanup();
+  beforeEach(() => {
+    ({ server, kubectl } = harness);
   });
 
   /** `manager/operation` → fieldsV1 of the config map, as kubectl shows them. */
