@@ -75,6 +75,7 @@ export type {
 } from './controller/ControllerConfig.js';
 export { leaderElection } from './controller/leaderElection.js';
 export type { LeaderElectionConfig } from './controller/LeaderElectionConfig.js';
+export type { ShardingConfig } from './controller/sharding/ShardingConfig.js';
 export { whileLeader } from './controller/whileLeader.js';
 export { setCondition } from './controller/kit/setCondition.js';
 export type {

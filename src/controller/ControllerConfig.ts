@@ -7,6 +7,7 @@ import type { Cluster, KubernetesObject, ResourceRef, WatchOptions } from '../ty
 import type { ResourceApi } from '../client/write/ResourceApiTypes.js';
 import type { Action } from './Action.js';
 import type { ReconcileQueueConfig } from './ReconcileQueueConfig.js';
+import type { ShardingConfig } from './sharding/ShardingConfig.js';
 
 /**
  * The synced stores of a controller's `for`, `owns` and `watches`, with their indexes:
@@ -130,4 +131,10 @@ export interface ControllerConfig<
    * starts when it runs out reports `staleRead: true`.
    */
   expectationTimeoutMs?: number;
+  /**
+   * Makes this process one member of a ring of controllers that share the primary objects
+   * (see {@link ShardingConfig}): each member reconciles only the objects assigned to it by the
+   * ring's sharder, and no key is ever reconciled by two members at once.
+   */
+  sharding?: ShardingConfig;
 }

@@ -26,6 +26,7 @@ import { Expectations } from './expectations/Expectations.js';
 import { writesOf } from './expectations/writesOf.js';
 import type { ReconcileReport } from './ReconcileReport.js';
 import { watchedStore, type WatchedStoreConfig } from './watchedStore.js';
+import { shardedController } from './sharding/shardedController.js';
 
 /** What a MODIFIED primary must change to trigger a run, by default. */
 function defaultTriggerOn(object: KubernetesObject): unknown {
@@ -58,6 +59,9 @@ function defaultTriggerOn(object: KubernetesObject): unknown {
  * - Watches are shared through `informers` (given, or its own) and never end the controller:
  *   its own resume with `onRefused: 'retry'`; a shared one that fails is subscribed again
  *   (runs read the old store until the new one has synced).
+ * - Sharded (`sharding`): one member of a ring of controllers over the same primary objects,
+ *   each reconciling only those the ring's sharder assigned to it (a label), moved between
+ *   members through a drain handshake: no key ever runs on two members at once.
  *
  * ```
  * deployments:  -A----M(status)--M(spec)---D--
@@ -82,6 +86,11 @@ export function controller<T extends KubernetesObject>(
   config: ControllerConfig<T>,
 ): Observable<ReconcileReport> {
   checkControllerConfig(config);
+  // Sharded: one member of a ring, running this controller over its own objects only.
+  if (config.sharding !== undefined) {
+    const { sharding, ...unsharded } = config;
+    return shardedController(unsharded, sharding, controller);
+  }
   const {
     cluster,
     informers: shared,

@@ -26,6 +26,7 @@ const controllerConfig = (kc: KubeConfig, patch: Record<string, unknown> = {}) =
   reconcile: async () => undefined,
   ...patch,
 });
+const sharding = { ring: 'web', namespace: 'ops', identity: 'pod-1' };
 const lease = { namespace: 'default', name: 'lock', identity: 'me' };
 
 /**
@@ -82,6 +83,14 @@ export const CONFIG_ROWS: EntryRow[] = [
       ),
       argument('config.owns[]', MISSING_OR_NOT_OBJECTS, typeError, (bad, { kc }) =>
         controller(controllerConfig(kc, { owns: [bad] }) as never),
+      ),
+      argument('config.sharding', NOT_OBJECTS, typeError, (bad, { kc }) =>
+        controller(controllerConfig(kc, { sharding: bad }) as never),
+      ),
+      ...(['ring', 'namespace', 'identity'] as const).map((field) =>
+        argument(`config.sharding.${field}`, BAD_SEGMENTS, typeError, (bad, { kc }) =>
+          controller(controllerConfig(kc, { sharding: { ...sharding, [field]: bad } }) as never),
+        ),
       ),
     ],
   },

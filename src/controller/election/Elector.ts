@@ -75,6 +75,8 @@ export class Elector {
   }
 
   private schedule(delayMs: number): void {
+    // A try that ends after stop() (an emit's listener may stop us) schedules nothing more.
+    if (this.stopped) return;
     this.tick = this.settings.scheduler.schedule(() => void this.run(), Math.max(0, delayMs));
   }
 

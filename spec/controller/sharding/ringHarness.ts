@@ -1,0 +1,137 @@
+// A ring of sharded controllers in one process against one FakeKubeApiServer on loopback, with
+// an audit of every run's start and end across the members.
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import type { Subscription } from 'rxjs';
+import { Action } from '../../../src/controller/Action.js';
+import { controller } from '../../../src/controller/controller.js';
+import { kubeConfigConnection } from '../../../src/client/kubeConfigConnection.js';
+import { configmaps } from '../../../src/objects/resources.js';
+import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import type { ClusterConnection } from '../../../src/types.js';
+import { sleep } from '../../support/wait.js';
+
+export const RING = 'cms';
+export const LABEL = `shard.kube-rx.io/${RING}`;
+export const DRAIN = `drain.shard.kube-rx.io/${RING}`;
+/** Short leases: the Lease holds whole seconds, so a 600 ms lease is judged as 1 s. */
+export const LEASE = 600;
+export const RENEW = 400;
+export const RETRY = 100;
+
+/** One run of a member: when it started and ended (performance.now()). */
+export interface RunRecord {
+  member: string;
+  key: string;
+  start: number;
+  end: number;
+  label: string | undefined;
+}
+
+/** A member: its subscription and a switch that makes every request of it fail. */
+export interface Member {
+  identity: string;
+  subscription: Subscription;
+  partition(on: boolean): void;
+}
+
+export class Ring {
+  readonly runs: RunRecord[] = [];
+  readonly members = new Map<string, Member>();
+  constructor(
+    readonly fake: FakeKubeApiServer,
+    readonly runMs = 20,
+    /** Each run asks to run again this soon: keys keep running while they move. */
+    readonly requeueMs = 50,
+  ) {}
+
+  /** Starts a member; its reconcile takes `runMs` and ignores its signal (the worst case). */
+  join(identity: string, name = identity): Member {
+    const base = kubeConfigConnection(this.fake.kubeConfig());
+    let partitioned = false;
+    // A partition: every request resolves to a port nothing listens on (connection refused).
+    const cluster: ClusterConnection = {
+      name: identity,
+      resolve: (context) =>
+        partitioned ? Promise.resolve({ server: 'http://127.0.0.1:9' }) : base.resolve(context),
+    };
+    const subscription = controller<V1ConfigMap>({
+      cluster,
+      for: { resource: configmaps, options: { namespace: 'app' } },
+      rateLimit: false,
+      concurrency: 16,
+      reconcile: async (object, { key }) => {
+        const record: RunRecord = {
+          member: name,
+          key,
+          start: performance.now(),
+          end: Infinity,
+          label: object?.metadata?.labels?.[LABEL],
+        };
+        this.runs.push(record);
+        await sleep(this.runMs);
+        record.end = performance.now();
+        return Action.requeueAfter(this.requeueMs);
+      },
+      sharding: {
+        ring: RING,
+        namespace: 'ops',
+        identity,
+        leaseDurationMs: LEASE,
+        renewDeadlineMs: RENEW,
+        retryPeriodMs: RETRY,
+      },
+    }).subscribe();
+    const member = { identity: name, subscription, partition: (on: boolean) => (partitioned = on) };
+    this.members.set(name, member);
+    return member;
+  }
+
+  leave(name: string): void {
+    this.members.get(name)?.subscription.unsubscribe();
+    this.members.delete(name);
+  }
+
+  close(): void {
+    for (const identity of [...this.members.keys()]) this.leave(identity);
+  }
+
+  /** The assignment label of every object (name to member, or undefined). */
+  labels(): Map<string, string | undefined> {
+    const out = new Map<string, string | undefined>();
+    for (const cm of this.fake.objects(configmaps, 'app')) {
+      out.set(cm.metadata!.name!, cm.metadata?.labels?.[LABEL]);
+    }
+    return out;
+  }
+
+  /** Pairs of runs of one key on two members that overlap in time. */
+  overlaps(): Array<[RunRecord, RunRecord]> {
+    const byKey = new Map<string, RunRecord[]>();
+    for (const run of this.runs) {
+      const list = byKey.get(run.key) ?? [];
+      list.push(run);
+      byKey.set(run.key, list);
+    }
+    const out: Array<[RunRecord, RunRecord]> = [];
+    for (const list of byKey.values()) {
+      for (let i = 0; i < list.length; i++) {
+        for (let j = i + 1; j < list.length; j++) {
+          const a = list[i]!;
+          const b = list[j]!;
+          if (a.member !== b.member && a.start < b.end && b.start < a.end) out.push([a, b]);
+        }
+      }
+    }
+    return out;
+  }
+}
+
+/** Creates `n` ConfigMaps `cm-0..n-1` in namespace app. */
+export function seed(fake: FakeKubeApiServer, n: number, from = 0): void {
+  for (let i = from; i < from + n; i++) {
+    fake.create(configmaps, {
+      metadata: { name: `cm-${i}`, namespace: 'app' },
+      data: { i: `${i}` },
+    });
+  }
+}

@@ -1,0 +1,206 @@
+// controller({ sharding }): members of one ring in one process against FakeKubeApiServer on
+// loopback. Every object is assigned to a live member, run only there, and moved between
+// members without a key ever running on two of them at once.
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { controller } from '../../../src/controller/controller.js';
+import type { LeaseObject } from '../../../src/controller/election/leaseApi.js';
+import { HashRing } from '../../../src/controller/sharding/hashRing.js';
+import { configmaps } from '../../../src/objects/resources.js';
+import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
+import { sleep, until } from '../../support/wait.js';
+import { DRAIN, LABEL, RENEW, Ring, seed } from './ringHarness.js';
+
+const leases = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  kind: 'Lease',
+} as ResourceRef<LeaseObject & KubernetesObject>;
+
+let ring: Ring | undefined;
+let fake: FakeKubeApiServer | undefined;
+afterEach(async () => {
+  ring?.close();
+  ring = undefined;
+  await sleep(100); // releases land before the server stops
+  await fake?.stop();
+  fake = undefined;
+});
+
+async function start(n: number, members: string[], runMs = 20, requeueMs = 50): Promise<Ring> {
+  fake = await FakeKubeApiServer.start({ http2: false });
+  seed(fake, n);
+  ring = new Ring(fake, runMs, requeueMs);
+  for (const m of members) ring.join(m);
+  return ring;
+}
+
+/** Whether every object carries the label the hash ring over `members` gives it. */
+function assignedTo(r: Ring, members: string[]): boolean {
+  const hash = new HashRing(members);
+  for (const [name, label] of r.labels()) if (label !== hash.owner(`app/${name}`)) return false;
+  return true;
+}
+
+/** The keys each member ran since `from` (performance.now()). */
+function ranSince(r: Ring, from: number): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const run of r.runs) {
+    if (run.start < from) continue;
+    const set = out.get(run.member) ?? new Set<string>();
+    set.add(run.key);
+    out.set(run.member, set);
+  }
+  return out;
+}
+
+describe('controller: sharding', () => {
+  it('assigns every object to a member by the hash ring; each runs only its own', async () => {
+    const r = await start(40, ['m1', 'm2', 'm3']);
+    await until(
+      () => assignedTo(r, ['m1', 'm2', 'm3']),
+      'every object assigned by the ring',
+      15_000,
+    );
+    await until(() => new Set(r.runs.map((run) => run.key)).size === 40, 'every key run', 10_000);
+    // A run happens on the member its object is labelled with, and only there.
+    for (const run of r.runs) expect(run.label).toBe(run.member);
+    const perMember = ranSince(r, 0);
+    expect([...perMember.keys()].sort()).toEqual(['m1', 'm2', 'm3']);
+    // New objects are assigned too.
+    seed(fake!, 5, 40);
+    await until(
+      () => r.labels().size === 45 && assignedTo(r, ['m1', 'm2', 'm3']),
+      'new ones',
+      10_000,
+    );
+    expect(r.overlaps()).toEqual([]);
+  }, 30_000);
+
+  it('a joining member takes its share through the drain handshake, never two at once', async () => {
+    const r = await start(40, ['m1', 'm2'], 60);
+    await until(() => assignedTo(r, ['m1', 'm2']), 'assigned to two', 15_000);
+    await until(
+      () => new Set(r.runs.map((run) => run.key)).size === 40,
+      () =>
+        `every key run: ${JSON.stringify([...r.labels()].filter(([n]) => !r.runs.some((x) => x.key === `app/${n}`)))} ${r.runs.length}`,
+      10_000,
+    );
+    const joined = performance.now();
+    r.join('m3');
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'assigned to three', 15_000);
+    // The moved keys ran on m3, and no object is left draining.
+    const moved = [...r.labels()].filter(([, m]) => m === 'm3').map(([n]) => `app/${n}`);
+    expect(moved.length).toBeGreaterThan(0);
+    await until(() => moved.every((k) => ranSince(r, joined).get('m3')?.has(k)), 'm3 ran its keys');
+    expect(fake!.objects(configmaps, 'app').some((cm) => cm.metadata?.labels?.[DRAIN])).toBe(false);
+    expect(r.overlaps()).toEqual([]);
+  }, 30_000);
+
+  it('a member that stops releases its Lease once its runs ended; its objects move', async () => {
+    const r = await start(30, ['m1', 'm2', 'm3'], 350, 300);
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'assigned to three', 15_000);
+    // Leave just after m2 started a run: it goes on for 350 ms (below the renew deadline, which
+    // bounds the wait), longer than the sharder takes to move a freed member's objects.
+    await until(
+      () =>
+        r.runs.some(
+          (x) => x.member === 'm2' && x.end === Infinity && x.start > performance.now() - 10,
+        ),
+      'a run of m2 just started',
+    );
+    const mine = [...r.labels()].filter(([, m]) => m === 'm2').map(([n]) => `app/${n}`);
+    const left = performance.now();
+    r.leave('m2');
+    await until(() => assignedTo(r, ['m1', 'm3']), 'm2 objects moved', 15_000);
+    await until(
+      () => mine.every((k) => r.runs.some((run) => run.key === k && run.start > left)),
+      'its keys ran elsewhere',
+    );
+    // m2's runs in flight when it left (350 ms, ignoring their signal) ended before any other
+    // member started one of its keys: the Lease was released only then.
+    expect(r.overlaps()).toEqual([]);
+    expect(r.runs.some((run) => run.member === 'm2' && run.start > left)).toBe(false);
+  }, 30_000);
+
+  it('a partitioned member stops within its renew deadline; its objects move only after expiry', async () => {
+    const r = await start(30, ['m1', 'm2', 'm3']);
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'assigned to three', 15_000);
+    await until(() => r.runs.filter((run) => run.member === 'm2').length > 20, 'm2 running');
+    const mine = [...r.labels()].filter(([, m]) => m === 'm2').map(([n]) => `app/${n}`);
+    const cut = performance.now();
+    r.members.get('m2')!.partition(true);
+    await until(() => assignedTo(r, ['m1', 'm3']), 'm2 objects moved', 15_000);
+    // m2 started nothing past its renew deadline (and a timer's slack).
+    const lastStart = Math.max(...r.runs.filter((x) => x.member === 'm2').map((x) => x.start));
+    expect(lastStart - cut).toBeLessThan(RENEW + 150);
+    // Its keys ran elsewhere only after its Lease expired by the sharder's clock (judged as 1 s:
+    // whole seconds), well after m2 stopped.
+    await until(
+      () => mine.every((k) => r.runs.some((run) => run.key === k && run.member !== 'm2')),
+      'its keys ran elsewhere',
+    );
+    const firstElsewhere = Math.min(
+      ...r.runs.filter((x) => mine.includes(x.key) && x.member !== 'm2').map((x) => x.start),
+    );
+    expect(firstElsewhere - cut).toBeGreaterThan(800);
+    expect(r.overlaps()).toEqual([]);
+    // Healed, it joins again as a new incarnation and gets its share back by the handshake.
+    r.members.get('m2')!.partition(false);
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'm2 back in the ring', 15_000);
+    await until(() => r.runs.some((x) => x.member === 'm2' && x.start > firstElsewhere), 'm2 runs');
+    expect(r.overlaps()).toEqual([]);
+  }, 40_000);
+
+  it('a second process with the same identity does not act until the first let the Lease go', async () => {
+    const r = await start(20, ['m1', 'm2']);
+    await until(() => assignedTo(r, ['m1', 'm2']), 'assigned to two', 15_000);
+    r.join('m1', 'm1-twin');
+    await sleep(1500); // past a lease duration: the twin sees the Lease renewed, never expired
+    expect(r.runs.some((run) => run.member === 'm1-twin')).toBe(false);
+    const left = performance.now();
+    r.leave('m1');
+    await until(() => r.runs.some((run) => run.member === 'm1-twin'), 'the twin acting', 10_000);
+    // It acts as m1 (a new incarnation), on m1's objects, after m1's runs ended.
+    expect(
+      r.runs.filter((run) => run.member === 'm1-twin').every((run) => run.label === 'm1'),
+    ).toBe(true);
+    expect(r.runs.filter((run) => run.start > left).some((run) => run.member === 'm1')).toBe(false);
+    expect(r.overlaps()).toEqual([]);
+  }, 30_000);
+
+  it('a label naming a member that never joined is reassigned (the sharder claims its Lease)', async () => {
+    fake = await FakeKubeApiServer.start({ http2: false });
+    fake.create(configmaps, {
+      metadata: { name: 'by-hand', namespace: 'app', labels: { [LABEL]: 'ghost' } },
+    });
+    seed(fake, 5);
+    ring = new Ring(fake);
+    ring.join('m1');
+    ring.join('m2');
+    await until(() => assignedTo(ring!, ['m1', 'm2']), 'by-hand reassigned', 15_000);
+    // The claim on ghost's Lease was released once nothing named it: a ghost may join later.
+    await until(
+      () => fake!.get(leases, 'ops', 'cms.ghost')?.spec?.holderIdentity === '',
+      'the claim released',
+    );
+  }, 30_000);
+
+  it('checks its names at call time, naming the field', () => {
+    const config = (sharding: Record<string, unknown>) => () =>
+      controller({
+        cluster: { resolve: () => Promise.reject(new Error('unused')) },
+        for: { resource: configmaps },
+        reconcile: async () => undefined,
+        sharding: { ring: 'cms', namespace: 'ops', identity: 'm1', ...sharding },
+      });
+    expect(config({ ring: 'Bad_Ring' })).toThrow(/sharding\.ring/);
+    expect(config({ ring: 'a'.repeat(41) })).toThrow(TypeError);
+    expect(config({ namespace: '' })).toThrow(/sharding\.namespace/);
+    expect(config({ identity: 'Pod_1' })).toThrow(/sharding\.identity/);
+    expect(config({ identity: 'x'.repeat(64) })).toThrow(TypeError);
+    expect(config({ leaseDurationMs: 500, renewDeadlineMs: 600 })).toThrow(RangeError);
+    expect(config({})).not.toThrow();
+  });
+});

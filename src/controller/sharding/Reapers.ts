@@ -1,0 +1,70 @@
+import type { Cluster, Logger } from '../../types.js';
+import { Elector } from '../election/Elector.js';
+import type { ElectionSettings } from '../election/electionSettings.js';
+import { memberLeaseApi } from './memberLease.js';
+import type { ShardNames } from './shardNames.js';
+
+/**
+ * The sharder's claims on members' Leases, one Elector per member it watches, standing by as a
+ * leader-election standby does: it takes a member's Lease only when it is free (released) or
+ * expired by the sharder's own observation (`leaseDurationMs` after it saw the record last
+ * change, on its monotonic clock), or creates it when there is none (a label naming a member
+ * that never joined). While it holds the Lease, that member cannot act (it would have to hold
+ * its Lease), so its objects may move without a drain. What the Elector guarantees a leader
+ * (it stops holding when its renewals fail for `renewDeadlineMs`) keeps a returning member
+ * from acting before the sharder stopped moving its objects.
+ *
+ * @example
+ * const reapers = new Reapers(kc, 'ops', names, settings, () => pass());
+ * reapers.watch('pod-2'); // stand by on web.pod-2
+ * reapers.holds('pod-2'); // true once its Lease expired and is ours
+ */
+export class Reapers {
+  private readonly electors = new Map<string, { elector: Elector; holding: boolean }>();
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly namespace: string,
+    private readonly names: ShardNames,
+    private readonly settings: ElectionSettings,
+    private readonly changed: () => void,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Stands by on `member`'s Lease (no-op when already). */
+  watch(member: string): void {
+    if (this.electors.has(member)) return;
+    const api = memberLeaseApi(this.cluster, this.namespace, this.names, member, this.logger);
+    const entry = { elector: undefined as unknown as Elector, holding: false };
+    entry.elector = new Elector(api, this.settings, (holding) => {
+      if (entry.holding === holding) return;
+      entry.holding = holding;
+      this.changed();
+    });
+    this.electors.set(member, entry);
+    entry.elector.start();
+  }
+
+  /** Whether we hold `member`'s Lease now: it cannot act, its objects may move at once. */
+  holds(member: string): boolean {
+    return this.electors.get(member)?.holding === true;
+  }
+
+  /** The members stood by on. */
+  members(): IterableIterator<string> {
+    return this.electors.keys();
+  }
+
+  /** Stops standing by on `member` (releasing its Lease if held: it may join at once). */
+  forget(member: string): void {
+    const entry = this.electors.get(member);
+    if (!entry) return;
+    this.electors.delete(member);
+    entry.elector.stop();
+  }
+
+  /** Stops every claim (the sharder lost its role or was unsubscribed). */
+  close(): void {
+    for (const member of [...this.electors.keys()]) this.forget(member);
+  }
+}

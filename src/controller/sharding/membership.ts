@@ -1,0 +1,80 @@
+import { Observable, distinctUntilChanged } from 'rxjs';
+import type { Cluster } from '../../types.js';
+import { Elector } from '../election/Elector.js';
+import { electionSettings } from '../election/electionSettings.js';
+import type { LeaderElectionConfig } from '../LeaderElectionConfig.js';
+import { memberHolder, memberLeaseApi } from './memberLease.js';
+import type { ShardNames } from './shardNames.js';
+
+/** What `membership` needs besides the cluster: the ring's names and the election's settings. */
+export interface MembershipConfig extends Omit<LeaderElectionConfig, 'name'> {
+  names: ShardNames;
+  /**
+   * Resolves once the runs this member started have ended: the Lease is released only then
+   * (or after `renewDeadlineMs`), so no other member is given a key whose run still goes on.
+   */
+  settled: () => Promise<unknown>;
+}
+
+/**
+ * This process's membership of a ring: `true` while it holds its own Lease, `false` while not.
+ * It is leader election over the member's Lease (the same Elector: renewed every
+ * `retryPeriodMs`, lost when no renewal succeeded for `renewDeadlineMs`, expiry judged on the
+ * observer's monotonic clock), with two differences:
+ *
+ * - The holder is `<identity>/<incarnation>`, and a member that lost its Lease gives up that
+ *   incarnation and joins again as a new one: it acts again only once it holds the Lease anew,
+ *   after its old record expired (or a sharder released it), never by renewing the old record.
+ * - Unsubscribing releases the Lease only once the runs in flight settled (`settled`, bounded by
+ *   `renewDeadlineMs`), so the sharder moves the member's keys only after their runs ended.
+ *
+ * ```
+ * renewals:  ok ok ok x x x x(renewDeadline) ........ (Lease expired or freed) ok
+ * output:    f-t-----------f-------------------------------------------------t
+ * ```
+ *
+ * @example
+ * membership(kc, { namespace: 'ops', identity: 'pod-1', names, settled }).subscribe(log);
+ */
+export function membership(cluster: Cluster, config: MembershipConfig): Observable<boolean> {
+  const { names, settled, identity, namespace, logger } = config;
+  const api = memberLeaseApi(cluster, namespace, names, identity, logger);
+  // Checked once at call time (RangeError, TypeError), as leaderElection checks.
+  const checked = electionSettings({ ...config, name: names.memberLease(identity) });
+  return new Observable<boolean>((subscriber) => {
+    let elector: Elector | undefined;
+    let closed = false;
+    const join = () => {
+      const settings = { ...checked, identity: memberHolder(identity) };
+      let held = false;
+      const current = new Elector(api, settings, (leading) => {
+        if (leading) held = true;
+        subscriber.next(leading);
+        if (!leading && held) {
+          // Lost: this incarnation is over. A new one joins after the Elector's try ends.
+          held = false;
+          checked.scheduler.schedule(() => {
+            current.stop();
+            if (!closed && elector === current) join();
+          });
+        }
+      });
+      elector = current;
+      current.start();
+    };
+    join();
+    return () => {
+      closed = true;
+      const last = elector;
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        timeout.unsubscribe();
+        last?.stop();
+      };
+      const timeout = checked.scheduler.schedule(finish, checked.renewDeadlineMs);
+      void settled().then(finish, finish);
+    };
+  }).pipe(distinctUntilChanged());
+}

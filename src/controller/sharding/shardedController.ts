@@ -1,0 +1,163 @@
+import { type Observable, asyncScheduler, defer, merge } from 'rxjs';
+import { resourceApi } from '../../client/write/resourceApi.js';
+import { createInformers } from '../../operators/createInformers.js';
+import type { KubernetesObject } from '../../types.js';
+import type { ControllerConfig } from '../ControllerConfig.js';
+import { electionSettings } from '../election/electionSettings.js';
+import { leaderElection } from '../leaderElection.js';
+import type { ReconcileReport } from '../ReconcileReport.js';
+import { whileLeader } from '../whileLeader.js';
+import { memberStep, type MemberKeys } from './handshake.js';
+import { memberHolder } from './memberLease.js';
+import { membership } from './membership.js';
+import { sharder } from './sharder.js';
+import type { ShardingConfig } from './ShardingConfig.js';
+import { shardNames } from './shardNames.js';
+
+/** An unsharded controller (what `controller` is without `sharding`). */
+export type RunController<T extends KubernetesObject> = (
+  config: ControllerConfig<T>,
+) => Observable<ReconcileReport>;
+
+/**
+ * `controller` as one member of a ring (`config.sharding`): see `ShardingConfig` and the guide.
+ * The member runs an unsharded controller whose primary watch selects `shard.kube-rx.io/<ring>=
+ * <identity>`, only while it holds its membership Lease; every member also stands for the
+ * ring's sharder election and runs the sharder while elected.
+ *
+ * A run for a key starts the user's `reconcile` only when the key is this member's: the object
+ * is in its store, labelled with it and not draining, or it was and has been deleted. A draining
+ * object's run (the queue starts it only after the key's run in flight ended) clears both labels
+ * instead: the handshake's answer. Owned and watched objects are not sharded: each member watches
+ * them whole, and their triggers for keys that are not its own start nothing.
+ *
+ * @example
+ * controller({
+ *   cluster: kc,
+ *   for: { resource: configmaps },
+ *   reconcile,
+ *   sharding: { ring: 'reloader', namespace: 'operators', identity: process.env.POD_NAME! },
+ * }).subscribe();
+ */
+export function shardedController<T extends KubernetesObject>(
+  config: ControllerConfig<T>,
+  sharding: ShardingConfig,
+  run: RunController<T>,
+): Observable<ReconcileReport> {
+  const names = shardNames(sharding);
+  const { identity, namespace } = sharding;
+  const { cluster, reconcile, triggerOn, scheduler = asyncScheduler } = config;
+  const durations = {
+    leaseDurationMs: sharding.leaseDurationMs,
+    renewDeadlineMs: sharding.renewDeadlineMs,
+    retryPeriodMs: sharding.retryPeriodMs,
+  };
+  const defined = Object.fromEntries(
+    Object.entries(durations).filter(([, v]) => v !== undefined),
+  ) as typeof durations;
+  // RangeError or TypeError now, as leaderElection throws.
+  const settings = electionSettings({
+    namespace,
+    name: names.memberLease(identity),
+    identity,
+    ...defined,
+    ...(config.scheduler && { scheduler: config.scheduler }),
+  });
+  const { assignLabel, drainLabel } = names;
+  const primary = config.for;
+  const writer = resourceApi(cluster, primary.resource);
+
+  return defer(() => {
+    const informers =
+      config.informers ?? createInformers({ scheduler, resilience: { onRefused: 'retry' } });
+    const inFlight = new Set<Promise<unknown>>();
+
+    const member = defer(() => {
+      // A new incarnation starts afresh: what the previous one released or saw is not ours.
+      const keys: MemberKeys = { released: new Map(), seen: new Set() };
+      const selector = [primary.options?.labelSelector, names.selectorOf(identity)]
+        .filter(Boolean)
+        .join(',');
+      return run({
+        ...config,
+        informers,
+        for: { ...primary, options: { ...primary.options, labelSelector: selector } },
+        // The handshake's label must start a run whatever the user's triggerOn compares.
+        triggerOn: (object) => {
+          const labels = object.metadata?.labels ?? {};
+          return [triggerOn ? triggerOn(object) : defaultTrigger(object), labels[drainLabel]];
+        },
+        reconcile: async (object, ctx) => {
+          const step = memberStep(object, ctx.key, keys, identity, names);
+          if (step === 'skip') return;
+          if (step === 'release') {
+            const meta = object!.metadata!;
+            await writer.patch(
+              meta.name!,
+              {
+                metadata: {
+                  resourceVersion: meta.resourceVersion,
+                  labels: { [assignLabel]: null, [drainLabel]: null },
+                },
+              },
+              { namespace: meta.namespace, type: 'merge', signal: ctx.signal },
+            );
+            keys.released.set(ctx.key, meta.resourceVersion);
+            keys.seen.delete(ctx.key);
+            return;
+          }
+          const running = reconcile(object, ctx);
+          inFlight.add(running);
+          const untrack = () => inFlight.delete(running);
+          running.then(untrack, untrack);
+          return running;
+        },
+      });
+    });
+
+    const member$ = membership(cluster, {
+      namespace,
+      identity,
+      names,
+      ...defined,
+      ...(config.scheduler && { scheduler: config.scheduler }),
+      settled: () => Promise.allSettled([...inFlight]),
+    });
+    const sharder$ = sharder({
+      cluster,
+      informers,
+      names,
+      namespace,
+      resource: primary.resource,
+      options: {
+        ...(primary.options?.namespace && { namespace: primary.options.namespace }),
+        ...(primary.options?.labelSelector && { labelSelector: primary.options.labelSelector }),
+      },
+      settings: { ...settings, identity: `reaper:${memberHolder(identity)}` },
+      scheduler,
+    }).pipe(
+      whileLeader(
+        leaderElection(cluster, {
+          namespace,
+          name: names.sharderLease,
+          identity: memberHolder(identity),
+          ...defined,
+          ...(config.scheduler && { scheduler: config.scheduler }),
+        }),
+      ),
+    );
+    return merge(member.pipe(whileLeader(member$)), sharder$);
+  });
+}
+
+/** controller's default triggerOn (kept here: controller.ts imports this file). */
+function defaultTrigger(object: KubernetesObject): unknown {
+  const metadata = object.metadata;
+  return [
+    metadata?.generation,
+    metadata?.labels,
+    metadata?.annotations,
+    metadata?.deletionTimestamp,
+    metadata?.finalizers,
+  ];
+}
