@@ -11,6 +11,7 @@ export type { ObjectPatch } from './marbles/builders.js';
 export { FakeKubeApiServer } from './fakeKubeApiServer/FakeKubeApiServer.js';
 export { FakeKubeApiError } from './fakeKubeApiServer/objectStore.js';
 export type { FakeDeleteOptions } from './fakeKubeApiServer/deletion/objectApiRules.js';
+export type { PropagationPolicy } from './fakeKubeApiServer/deletion/options.js';
 export type {
   CertificateAndKey,
   ConnectionLogEntry,

@@ -11,6 +11,7 @@ export interface FinalizerContext {
   signal: AbortSignal;
   /** The write API bound to the controller's cluster (read-your-own-writes included). */
   api(resource: ResourceRef<any>): {
+    /** A JSON patch of one object (what `resourceApi(...).patch` is). */
     patch(
       name: string,
       patch: unknown,
