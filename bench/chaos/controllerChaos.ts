@@ -76,6 +76,11 @@ export async function runControllerChaos(
   const counts = { runs: 0, retries: 0, maxPerKey: 0, maxConcurrent: 0 };
   // Per key: what its last successful run saw (a resourceVersion, or null for undefined).
   const lastSeen = new Map<string, string | null>();
+  // Per key: how many ADDED events the checker has seen, and for a key whose deletion a run
+  // reconciled, that count when the run started. A re-creation during that run (ADDED, maybe
+  // DELETED again, while it was in flight) rightly triggers one more run that sees undefined.
+  const added = new Map<string, number>();
+  const deletionReconciledAt = new Map<string, number>();
   const violations: string[] = [];
   const informers = createInformers({
     resilience: {
@@ -93,6 +98,7 @@ export async function runControllerChaos(
       const key = `${event.object.metadata!.namespace}/${event.object.metadata!.name}`;
       if (debug) history(key, `${event.type} ${event.object.metadata!.resourceVersion}`);
       if (event.type !== 'ADDED') return;
+      added.set(key, (added.get(key) ?? 0) + 1);
       if (lastSeen.get(key) === null) lastSeen.set(key, 'recreated');
     });
   const subscription = controller<V1Deployment>({
@@ -105,7 +111,12 @@ export async function runControllerChaos(
     reconcile: async (object, { key }) => {
       const seen = object?.metadata?.resourceVersion ?? null;
       if (seen !== null && lastSeen.get(key) === null) lastSeen.set(key, 'recreated');
-      if (seen === null && lastSeen.has(key) && lastSeen.get(key) === null) {
+      const addsAtStart = added.get(key) ?? 0;
+      if (
+        seen === null &&
+        lastSeen.get(key) === null &&
+        deletionReconciledAt.get(key) === addsAtStart
+      ) {
         violations.push(`${key} ran again after its deletion was reconciled`);
         if (debug) console.log(key, histories.get(key));
       }
@@ -120,6 +131,7 @@ export async function runControllerChaos(
         await new Promise((resolve) => setTimeout(resolve, reconcileRandom.int(30)));
         if (reconcileRandom.next() < failRate) throw new Error('chaos: reconcile failed');
         lastSeen.set(key, seen);
+        if (seen === null) deletionReconciledAt.set(key, addsAtStart);
         if (debug) history(key, `ok`);
       } finally {
         running.set(key, mine - 1);
