@@ -14,7 +14,14 @@ import { pathToFileURL } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { V1Deployment, V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import { distinctUntilChanged, filter, lastValueFrom, map, takeUntil, tap } from 'rxjs';
-import { deployments, mergeWatches, pods, resilientWatch, toStore } from '../src/index.js';
+import {
+  deployments,
+  matchesLabelSelector,
+  mergeWatches,
+  pods,
+  resilientWatch,
+  toStore,
+} from '../src/index.js';
 import type { Store } from '../src/index.js';
 import type { ExampleOptions } from './first-watch.js';
 import { aborted } from './resilient-watch.js';
@@ -28,32 +35,18 @@ export interface PodsPerDeploymentOptions extends ExampleOptions {
 /** `namespace/name` of each deployment, with the names of its pods, sorted. */
 export type PodsPerDeployment = Map<string, string[]>;
 
-/** Whether a label selector selects these labels (an empty or missing selector selects nothing). */
+/**
+ * Whether a Deployment's selector selects these labels. `matchesLabelSelector` reads selectors as
+ * kube does, where an empty one selects everything; a Deployment's selects nothing instead (its
+ * controller refuses to adopt every pod), so an empty or missing one is checked first.
+ */
 export function selects(
   selector: V1LabelSelector | undefined,
   labels: Record<string, string> = {},
 ): boolean {
   const { matchLabels = {}, matchExpressions = [] } = selector ?? {};
   if (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0) return false;
-  const labelsMatch = Object.entries(matchLabels).every(([key, value]) => labels[key] === value);
-  return (
-    labelsMatch &&
-    matchExpressions.every(({ key, operator, values = [] }) => {
-      const has = Object.hasOwn(labels, key); // not `key in labels`: 'constructor' is in every object
-      switch (operator) {
-        case 'In':
-          return has && values.includes(labels[key]);
-        case 'NotIn':
-          return !has || !values.includes(labels[key]);
-        case 'Exists':
-          return has;
-        case 'DoesNotExist':
-          return !has;
-        default:
-          return false;
-      }
-    })
-  );
+  return matchesLabelSelector(selector, labels);
 }
 
 /**

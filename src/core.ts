@@ -52,6 +52,9 @@ export {
   replicasets,
 } from './objects/resources.js';
 export type { ResourceOptions } from './objects/resources.js';
+export { matchesLabelSelector } from './objects/matchesLabelSelector.js';
+export type { LabelSelector } from './objects/matchesLabelSelector.js';
+export { LabelSelectorError } from './objects/LabelSelectorError.js';
 export * from './operators/index.js';
 export { metadataOnly } from './shapes/metadataOnly.js';
 export { shareManagedFields } from './shapes/shareManagedFields.js';

@@ -6,6 +6,7 @@ import type {
   V1ReplicaSet,
 } from '@kubernetes/client-node';
 import { defaultKey, namespacedKey } from '../../objects/defaultKey.js';
+import { matchesLabelSelector } from '../../index.js';
 import type { Store } from '../../index.js';
 
 /** The index name the dashboard's stores file objects under their owners' uids with. */
@@ -92,33 +93,25 @@ export class DeploymentIndex {
 }
 
 /**
- * Whether a label selector selects `labels` (matchLabels and matchExpressions: In, NotIn, Exists,
- * DoesNotExist). An empty or missing selector selects nothing, as for a Deployment.
+ * Whether a Deployment's selector selects `labels`: {@link matchesLabelSelector}, but an empty or
+ * missing selector selects nothing (the Deployment controller refuses to select every pod), and
+ * so does one that cannot be read (the API server validated it; a dashboard does not crash on it).
  *
  * @example
  * selects({ matchLabels: { app: 'web' } }, { app: 'web', tier: 'front' }); // true
+ * selects({}, { app: 'web' }); // false
  */
 export function selects(
   selector: V1LabelSelector | undefined,
   labels: Record<string, string>,
 ): boolean {
-  const matchLabels = Object.entries(selector?.matchLabels ?? {});
-  const expressions = selector?.matchExpressions ?? [];
-  if (matchLabels.length === 0 && expressions.length === 0) return false;
-  if (!matchLabels.every(([k, v]) => labels[k] === v)) return false;
-  return expressions.every(({ key, operator, values = [] }) => {
-    const has = Object.hasOwn(labels, key);
-    switch (operator) {
-      case 'In':
-        return has && values.includes(labels[key]);
-      case 'NotIn':
-        return !has || !values.includes(labels[key]);
-      case 'Exists':
-        return has;
-      case 'DoesNotExist':
-        return !has;
-      default:
-        return false;
-    }
-  });
+  const empty =
+    Object.keys(selector?.matchLabels ?? {}).length === 0 &&
+    (selector?.matchExpressions ?? []).length === 0;
+  if (empty) return false;
+  try {
+    return matchesLabelSelector(selector, labels);
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,5 @@
-import type { FieldTerm, Requirement } from './selectors.js';
+import type { LabelRequirement } from '../../objects/parseLabelSelector.js';
+import type { FieldTerm } from './selectors.js';
 
 /**
  * A label selector's text for parsed requirements, in the canonical form kube-apiserver prints
@@ -7,7 +8,7 @@ import type { FieldTerm, Requirement } from './selectors.js';
  * @example
  * printLabelSelector([{ key: 'app', op: '=', values: ['web'] }]); // 'app=web'
  */
-export function printLabelSelector(requirements: readonly Requirement[]): string {
+export function printLabelSelector(requirements: readonly LabelRequirement[]): string {
   return requirements
     .map(({ key, op, values }) => {
       switch (op) {

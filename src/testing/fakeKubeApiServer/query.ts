@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '../../types.js';
 import type { Route } from './paths.js';
+import { LabelSelectorError } from '../../objects/LabelSelectorError.js';
 import { fieldMatcher, labelMatcher, SelectorError } from './selectors.js';
 import type { ObjectMatcher } from './selectors.js';
 import { badRequest } from './statusBody.js';
@@ -81,7 +82,7 @@ export function parseCollectionQuery(route: Route, query: Record<string, string>
     if (labels !== undefined) matchers.push(labels);
     if (fields !== undefined) matchers.push(fields);
   } catch (e) {
-    if (e instanceof SelectorError) throw badRequest(e.message);
+    if (e instanceof SelectorError || e instanceof LabelSelectorError) throw badRequest(e.message);
     throw e;
   }
   if (matchers.length === 1) q.matches = matchers[0];

@@ -1,185 +1,25 @@
 import type { KubernetesObject } from '../../types.js';
-import { isValidSegment } from '../../objects/resourcePath.js';
+import { matchesLabelSelector } from '../../objects/matchesLabelSelector.js';
+import { parseLabelSelector } from '../../objects/parseLabelSelector.js';
 
-/** A selector that cannot be parsed; the server answers 400 BadRequest with its message. */
+/**
+ * A field selector that cannot be parsed; the server answers 400 BadRequest with its message
+ * (as it does with a `LabelSelectorError`'s).
+ */
 export class SelectorError extends Error {}
 
 /** Tests an object. */
 export type ObjectMatcher = (obj: KubernetesObject) => boolean;
 
-/** The operators of a label requirement. */
-export type LabelOp = 'exists' | '!exists' | '=' | '!=' | 'in' | 'notin' | 'gt' | 'lt';
-/** One requirement of a label selector, as parsed. */
-export interface Requirement {
-  key: string;
-  op: LabelOp;
-  values: string[];
-}
-
-const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-
-function validateKey(key: string): void {
-  const slash = key.indexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  // A key prefix follows the rules of an API group: a DNS-1123 subdomain.
-  const prefixOk = prefix === undefined || isValidSegment('group', prefix);
-  if (!prefixOk || name.length > 63 || !NAME.test(name)) {
-    throw new SelectorError(`unable to parse requirement: invalid label key "${key}"`);
-  }
-}
-
-function validateValue(value: string): void {
-  if (value !== '' && (value.length > 63 || !NAME.test(value))) {
-    throw new SelectorError(`unable to parse requirement: invalid label value: "${value}"`);
-  }
-}
-
-/** Splits a label selector into tokens: operators, parentheses, commas and words. */
-function tokenize(selector: string): string[] {
-  const tokens: string[] = [];
-  let i = 0;
-  while (i < selector.length) {
-    const c = selector[i];
-    if (/\s/.test(c)) {
-      i++;
-    } else if (c === '=' || c === '!') {
-      const two = selector.slice(i, i + 2);
-      if (two === '==' || two === '!=') {
-        tokens.push(two);
-        i += 2;
-      } else {
-        tokens.push(c);
-        i++;
-      }
-    } else if ('(),<>'.includes(c)) {
-      tokens.push(c);
-      i++;
-    } else {
-      let j = i;
-      while (j < selector.length && !/[\s=!(),<>]/.test(selector[j])) j++;
-      tokens.push(selector.slice(i, j));
-      i = j;
-    }
-  }
-  return tokens;
-}
-
-const SPECIAL = new Set(['=', '==', '!=', '!', '(', ')', ',', '<', '>']);
-
 /**
- * Parses a label selector (`a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, `a>1`).
- * Throws {@link SelectorError} (the server's 400) for anything else.
- */
-export function parseLabelSelector(selector: string): Requirement[] {
-  const tokens = tokenize(selector);
-  const requirements: Requirement[] = [];
-  let pos = 0;
-  const peek = (): string | undefined => tokens[pos];
-  const word = (what: string): string => {
-    const t = tokens[pos];
-    if (t === undefined || SPECIAL.has(t)) {
-      throw new SelectorError(`unable to parse requirement: expected ${what}, found ${t ?? 'end'}`);
-    }
-    pos++;
-    return t;
-  };
-  while (pos < tokens.length) {
-    if (peek() === '!') {
-      pos++;
-      const key = word('a key');
-      validateKey(key);
-      requirements.push({ key, op: '!exists', values: [] });
-    } else {
-      const key = word('a key');
-      validateKey(key);
-      const op = peek();
-      if (op === undefined || op === ',') {
-        requirements.push({ key, op: 'exists', values: [] });
-      } else if (op === '=' || op === '==' || op === '!=') {
-        pos++;
-        const next = peek();
-        const value = next === undefined || next === ',' ? '' : word('a value');
-        validateValue(value);
-        requirements.push({ key, op: op === '!=' ? '!=' : '=', values: [value] });
-      } else if (op === '<' || op === '>') {
-        pos++;
-        const value = word('an integer');
-        if (!/^-?\d+$/.test(value)) {
-          throw new SelectorError(`unable to parse requirement: "${value}" is not an integer`);
-        }
-        requirements.push({ key, op: op === '<' ? 'lt' : 'gt', values: [value] });
-      } else if (op === 'in' || op === 'notin') {
-        pos++;
-        requirements.push({ key, op, values: parseSet() });
-      } else {
-        throw new SelectorError(`unable to parse requirement: unexpected "${op}" after "${key}"`);
-      }
-    }
-    if (pos < tokens.length) {
-      if (tokens[pos] !== ',' || pos === tokens.length - 1) {
-        throw new SelectorError(`found '${tokens[pos]}', expected: ',' or 'end of string'`);
-      }
-      pos++;
-    }
-  }
-  return requirements;
-
-  function parseSet(): string[] {
-    if (tokens[pos] !== '(')
-      throw new SelectorError(`found '${tokens[pos] ?? 'end'}', expected: '('`);
-    pos++;
-    if (tokens[pos] === ')') {
-      throw new SelectorError(`for 'in', 'notin' operators, values set can't be empty`);
-    }
-    const values: string[] = [];
-    for (;;) {
-      const t = tokens[pos];
-      const value = t === ',' || t === ')' ? '' : word('a value');
-      validateValue(value);
-      values.push(value);
-      const sep = tokens[pos];
-      pos++;
-      if (sep === ')') return values;
-      if (sep !== ',') throw new SelectorError(`found '${sep ?? 'end'}', expected: ',' or ')'`);
-    }
-  }
-}
-
-function matchesRequirement(r: Requirement, labels: Record<string, string>): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-  const value = labels[r.key];
-  switch (r.op) {
-    case 'exists':
-      return has;
-    case '!exists':
-      return !has;
-    case '=':
-    case 'in':
-      return has && r.values.includes(value);
-    case '!=':
-    case 'notin':
-      return !has || !r.values.includes(value);
-    case 'gt':
-    case 'lt': {
-      if (!has || !/^-?\d+$/.test(value)) return false;
-      const n = Number(value);
-      return r.op === 'gt' ? n > Number(r.values[0]) : n < Number(r.values[0]);
-    }
-  }
-}
-
-/**
- * A matcher for a label selector; `undefined`/empty matches everything.
- * Throws {@link SelectorError} when it cannot be parsed.
+ * A matcher for a label selector (the library's {@link matchesLabelSelector}: one grammar, one
+ * meaning); `undefined`/empty matches everything. Throws `LabelSelectorError`, with the
+ * message kube-apiserver answers 400 with, when it cannot be parsed.
  */
 export function labelMatcher(selector: string | undefined): ObjectMatcher | undefined {
   if (selector === undefined || selector.trim() === '') return undefined;
-  const requirements = parseLabelSelector(selector);
-  return (obj) => {
-    const labels = (obj.metadata?.labels ?? {}) as Record<string, string>;
-    return requirements.every((r) => matchesRequirement(r, labels));
-  };
+  parseLabelSelector(selector); // refused now, as a 400, not on the first object
+  return (obj) => matchesLabelSelector(selector, obj.metadata?.labels);
 }
 
 const COMMON_FIELDS = ['metadata.name', 'metadata.namespace'];
