@@ -2,6 +2,7 @@
 // its platform refuses a KubeConfig (src/client/platform.browser.ts).
 import { KubeConfig } from '@kubernetes/client-node';
 import type https from 'node:https';
+import { basicAuthorization } from '../security/basicAuthorization.js';
 import { mayCarryCredentials } from '../security/mayCarryCredentials.js';
 import { proxyForUrl } from '../transport/proxyForUrl.js';
 import type {
@@ -85,7 +86,7 @@ export async function resolveKubeConfig(
   await kubeConfig.applyToHTTPSOptions(options);
   const headers = plainHeaders(options.headers);
   if (options.auth && headers.authorization === undefined)
-    headers.authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+    headers.authorization = basicAuthorization(options.auth);
   const tls: ResolvedTls = {};
   if (options.ca) tls.ca = options.ca as string | Buffer;
   if (options.cert) tls.cert = options.cert as string | Buffer;

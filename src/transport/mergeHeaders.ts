@@ -1,5 +1,6 @@
 // Node-free: the undici and node:http2 transport (exchange.ts), the fetch one (fetchExchange.ts)
 // and the request core (src/client/request.ts) merge headers with this one function.
+import { basicAuthorization } from '../security/basicAuthorization.js';
 
 /**
  * Request headers as sent: each layer's names in lower case, later layers winning (the
@@ -24,14 +25,7 @@ export function mergeHeaders(
   }
   if (url && (url.username || url.password) && headers.authorization === undefined) {
     const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-    headers.authorization = `Basic ${base64(user)}`;
+    headers.authorization = basicAuthorization(user);
   }
   return headers;
-}
-
-/** UTF-8 text as base64, with what Node and browsers both have. */
-function base64(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }

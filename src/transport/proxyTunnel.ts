@@ -1,5 +1,6 @@
 import { Client, buildConnector } from 'undici';
 import type { Socket } from 'node:net';
+import { basicAuthorization } from '../security/basicAuthorization.js';
 import { socketOptions } from './settings.js';
 
 /**
@@ -17,7 +18,7 @@ export function proxyConnector(
   const headers: Record<string, string> = {};
   if (proxy.username || proxy.password) {
     const user = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-    headers['proxy-authorization'] = `Basic ${Buffer.from(user).toString('base64')}`;
+    headers['proxy-authorization'] = basicAuthorization(user);
   }
   const toProxy = buildConnector(socketOptions());
   return (options, callback) => {
