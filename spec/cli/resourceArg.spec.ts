@@ -13,19 +13,54 @@ import {
   resolveResourceArg,
   resolveWithoutDiscovery,
 } from '../../src/cli/resourceArg.js';
-import { RawServer } from '../support/rawServer.js';
-import { coreV1, coreVersions, groupList, groupVersions } from './support/discoveryDocuments.js';
+import { FakeKubeApiServer } from '../../src/testing/index.js';
 
-/** What discovery of everything gives for the documents: core first, then preferred versions. */
+// Discovery as the test kit serves it (kube-apiserver 1.32's built-in types), with custom
+// resources: two groups that both serve `widgets`, a group with two versions (v2 preferred), and
+// an aggregated API whose group version fails (metrics.k8s.io, listed in /apis, 503 when read).
+let server: FakeKubeApiServer;
+let everything: ApiResource[];
+
+/** The aggregated API that is down: listed in /apis, its document answers 503. */
+const METRICS = '/apis/metrics.k8s.io/v1beta1';
+
+function failMetrics(): void {
+  server.faults.fail(503, { path: METRICS, times: 1000 });
+}
+
+beforeAll(async () => {
+  server = await FakeKubeApiServer.start();
+  server.defineResource({
+    group: 'stable.example.com',
+    version: 'v1',
+    plural: 'crontabs',
+    kind: 'CronTab',
+    shortNames: ['ct'],
+  });
+  const widget = { plural: 'widgets', kind: 'Widget', version: 'v1' };
+  server.defineResource({ ...widget, group: 'stable.example.com', namespaced: false });
+  server.defineResource({ ...widget, group: 'toys.example.com', shortNames: ['wd'] });
+  const gadget = { group: 'gadgets.example.com', plural: 'gadgets', kind: 'Gadget' };
+  server.defineResource({ ...gadget, version: 'v1', shortNames: ['gd'] });
+  server.defineResource({ ...gadget, version: 'v2', shortNames: ['gd'] });
+  server.defineResource({
+    group: 'metrics.k8s.io',
+    version: 'v1beta1',
+    plural: 'pods',
+    kind: 'PodMetrics',
+  });
+  failMetrics();
+  const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
+  everything = (await discovery.resources({ kind: 'everything' })).resources;
+  const gadgets = await discovery.resources({ kind: 'group', group: 'gadgets.example.com' });
+  everything.push(...gadgets.resources.filter((r) => !r.preferred));
+});
+
+afterAll(() => server?.stop());
+
+/** What discovery gave: every preferred version (core first), and gadgets.example.com/v1. */
 function catalog(): ApiResource[] {
-  const resources = apiResources(coreV1, '', 'v1', true);
-  for (const group of apiGroups(groupList)) {
-    group.versions.forEach((version, i) => {
-      const list = groupVersions[`${group.name}/${version}`];
-      if (list) resources.push(...apiResources(list, group.name, version, i === 0));
-    });
-  }
-  return resources;
+  return everything;
 }
 
 const resolve = (arg: string) => resolveResourceArg(parseResourceArg(arg), catalog());
@@ -54,7 +89,8 @@ describe('resource names resolved through discovery, as kubectl resolves them', 
     ['crontabs.stable.example.com', 'stable.example.com/v1/crontabs'],
     ['crontabs.v1.stable.example.com', 'stable.example.com/v1/crontabs'],
     ['hpa', 'autoscaling/v2/horizontalpodautoscalers'],
-    ['hpa.v1.autoscaling', 'autoscaling/v1/horizontalpodautoscalers'],
+    ['gd', 'gadgets.example.com/v2/gadgets'],
+    ['gadgets.v1.gadgets.example.com', 'gadgets.example.com/v1/gadgets'],
     ['events', '/v1/events'],
     ['events.events.k8s.io', 'events.k8s.io/v1/events'],
     ['apps/v1/deployments', 'apps/v1/deployments'],
@@ -87,7 +123,7 @@ describe('resource names resolved through discovery, as kubectl resolves them', 
       'unknown resource "deploymnets": the server doesn\'t have a resource type "deploymnets" (did you mean deployments.apps?)',
     );
     expect(() => resolve('crontab.other.example.com')).toThrow(
-      /did you mean crontabs\.stable\.example\.com\?/,
+      /did you mean crontabs\.stable\.example\.com[,?]/,
     );
     expect(() => resolve('apps/v1/deploymentz')).toThrow(
       /"apps\/v1\/deploymentz": the server doesn't have a resource type "deploymentz" in apps\/v1 \(did you mean deployments\.apps\?\)/,
@@ -192,72 +228,39 @@ describe('resource names without discovery', () => {
 });
 
 describe('Discovery over HTTP', () => {
-  let server: RawServer;
-  let forbidApis = false;
-  beforeAll(async () => {
-    server = await RawServer.start((req, res) => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const json = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (path === '/api') return json(200, coreVersions);
-      if (path === '/api/v1') return json(200, coreV1);
-      if (path === '/apis') {
-        if (forbidApis)
-          return json(403, {
-            kind: 'Status',
-            status: 'Failure',
-            reason: 'Forbidden',
-            code: 403,
-            message: 'forbidden: /apis',
-          });
-        return json(200, groupList);
-      }
-      const groupVersion = path.replace(/^\/apis\//, '');
-      if (groupVersions[groupVersion]) return json(200, groupVersions[groupVersion]);
-      json(503, {
-        kind: 'Status',
-        status: 'Failure',
-        reason: 'ServiceUnavailable',
-        code: 503,
-        message: 'the server is currently unable to handle the request',
-      });
-    });
-  });
   beforeEach(() => {
     server.requests.length = 0;
-    forbidApis = false;
+    server.faults.reset();
+    failMetrics();
   });
-  afterAll(() => server.stop());
+
+  /** `/apis` as the server lists it: each group's name and its preferred version. */
+  async function groupList(): Promise<{ name: string; preferred: string }[]> {
+    const headers = { accept: 'application/json', authorization: `Bearer ${server.token}` };
+    const answer = await fetch(`${server.url}/apis`, { headers });
+    const { groups } = (await answer.json()) as {
+      groups: { name: string; preferredVersion: { version: string } }[];
+    };
+    server.requests.length = 0;
+    return groups.map((g) => ({ name: g.name, preferred: g.preferredVersion.version }));
+  }
 
   it("reads every group's preferred version once, skips a failing aggregated API, and keeps what it read", async () => {
+    const groups = await groupList();
     const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
     const first = await discovery.resources({ kind: 'everything' });
     expect(first.failed).toEqual([expect.stringMatching(/^metrics\.k8s\.io\/v1beta1: .*503/)]);
     const paths = server.requests.map((r) => r.path).sort();
     expect(paths).toEqual(
-      [
-        '/api',
-        '/api/v1',
-        '/apis',
-        '/apis/apps/v1',
-        '/apis/autoscaling/v2',
-        '/apis/events.k8s.io/v1',
-        '/apis/metrics.k8s.io/v1beta1',
-        '/apis/stable.example.com/v1',
-        '/apis/toys.example.com/v1',
-      ].sort(),
+      ['/api', '/api/v1', '/apis', ...groups.map((g) => `/apis/${g.name}/${g.preferred}`)].sort(),
     );
+    expect(paths).toContain(METRICS);
+    expect(paths).toContain('/apis/gadgets.example.com/v2');
     expect(server.requests.every((r) => r.headers.accept === 'application/json')).toBe(true);
     // Core first, then the groups in the server's order, whatever order the answers came in.
     expect([...new Set(first.resources.map((r) => r.group))]).toEqual([
       '',
-      'apps',
-      'events.k8s.io',
-      'autoscaling',
-      'stable.example.com',
-      'toys.example.com',
+      ...groups.map((g) => g.name).filter((name) => name !== 'metrics.k8s.io'),
     ]);
     expect(resolveResourceArg(parseResourceArg('deploy'), first.resources).ref.group).toBe('apps');
 
@@ -268,17 +271,20 @@ describe('Discovery over HTTP', () => {
 
   it('reads only the named group for plural.group', async () => {
     const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
-    const { resources } = await discovery.resources({ kind: 'group', group: 'autoscaling' });
+    const { resources } = await discovery.resources({
+      kind: 'group',
+      group: 'gadgets.example.com',
+    });
     expect(server.requests.map((r) => r.path).sort()).toEqual([
       '/apis',
-      '/apis/autoscaling/v1',
-      '/apis/autoscaling/v2',
+      '/apis/gadgets.example.com/v1',
+      '/apis/gadgets.example.com/v2',
     ]);
     expect(resources.map((r) => `${r.version}:${r.preferred}`)).toEqual(['v2:true', 'v1:false']);
   });
 
   it('reads only /api/v1 for a core version/plural, so a 403 on /apis does not matter', async () => {
-    forbidApis = true;
+    server.faults.fail(403, { path: '/apis', times: 1000 });
     const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
     const scope = discoveryScope(parseResourceArg('v1/secrets'));
     expect(scope).toEqual({ kind: 'groupVersion', group: '', version: 'v1' });
@@ -288,7 +294,7 @@ describe('Discovery over HTTP', () => {
   });
 
   it('is unavailable when /apis answers 403', async () => {
-    forbidApis = true;
+    server.faults.fail(403, { path: '/apis', times: 1000 });
     const discovery = new Discovery(server.kubeConfig(), new AbortController().signal);
     const failure = discovery.resources({ kind: 'everything' });
     await expect(failure).rejects.toThrow(DiscoveryUnavailableError);
