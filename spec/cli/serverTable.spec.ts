@@ -14,13 +14,13 @@ import {
   type ServerColumns,
 } from '../../src/cli/watch/serverTable.js';
 import { rowEvents, tableWatchSource } from '../../src/cli/watch/tableWatchSource.js';
-import { resource } from '../../src/objects/resources.js';
-import type { WatchEvent, WatchObjectEvent } from '../../src/types.js';
+import { pods } from '../../src/objects/resources.js';
+import type { ResourceRef, WatchEvent, WatchObjectEvent } from '../../src/types.js';
 import { added, deleted, modified, pod } from '../../src/testing/marbles/builders.js';
-import { line, rawPod, RawServer } from '../support/rawServer.js';
+import { FakeKubeApiServer } from '../../src/testing/index.js';
+import type { RawServer } from '../support/rawServer.js';
+import { withoutTables } from './support/withoutTables.js';
 import { cronTabColumns, cronTabRow, table } from './support/tables.js';
-
-const crontabs = resource('stable.example.com/v1', 'crontabs');
 
 function rowEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', name: string, rv: string, spec: string) {
   const columns: ServerColumns = {};
@@ -248,86 +248,96 @@ describe('json, yaml and name output', () => {
 
 describe('tableWatchSource over HTTP', () => {
   let server: RawServer | undefined;
-  afterEach(() => server?.stop());
+  let api: FakeKubeApiServer | undefined;
+  afterEach(async () => {
+    await server?.stop();
+    await api?.stop();
+    server = api = undefined;
+  });
 
-  /** A server that lists with `list` and then holds a watch open after writing `watch` lines. */
-  async function serve(list: unknown, watchLines: string[]): Promise<RawServer> {
-    server = await RawServer.start((req, res) => {
-      const watching = new URL(req.url ?? '/', 'http://x').searchParams.get('watch') === 'true';
-      res.writeHead(200, { 'content-type': 'application/json' });
-      if (!watching) return res.end(JSON.stringify(list));
-      for (const text of watchLines) res.write(text);
+  /** The test kit with crontabs and their printer columns (Spec; Replicas only with -o wide). */
+  async function serveCronTabs(): Promise<{ api: FakeKubeApiServer; crontabs: ResourceRef }> {
+    api = await FakeKubeApiServer.start();
+    const crontabs = api.defineResource({
+      group: 'stable.example.com',
+      version: 'v1',
+      plural: 'crontabs',
+      kind: 'CronTab',
+      printerColumns: [
+        { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' },
+        { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', priority: 1 },
+      ],
     });
-    return server;
+    return { api, crontabs };
   }
 
+  const cronTab = (name: string, cronSpec: string, replicas?: number) => ({
+    apiVersion: 'stable.example.com/v1',
+    kind: 'CronTab',
+    metadata: { name, namespace: 'default' },
+    spec: { cronSpec, ...(replicas !== undefined && { replicas }) },
+  });
+
   it('asks for Tables for the list and the watch, and emits one event per row with its cells', async () => {
-    const raw = await serve(table('10', [cronTabRow('nightly', '9', '0 3 * * *', 1)]), [
-      line('ADDED', table('11', [cronTabRow('hourly', '11', '0 * * * *', null)])),
-      line(
-        'MODIFIED',
-        table('12', [cronTabRow('nightly', '12', '1 3 * * *', 1)], { columns: false }),
-      ),
-    ]);
+    const { api, crontabs } = await serveCronTabs();
+    api.create(crontabs, cronTab('nightly', '0 3 * * *', 1));
+    const listedAt = api.resourceVersion;
     const columns: ServerColumns = {};
-    const events = await firstValueFrom(
-      resilientWatch(
-        raw.kubeConfig(),
-        crontabs,
-        { namespace: 'default' },
-        {
-          source: (cluster, ref, options) => tableWatchSource(cluster, ref, options, columns),
-        },
-      ).pipe(
-        filter((e): e is WatchObjectEvent => e.type !== 'BOOKMARK' && e.type !== 'ERROR'),
-        take(3),
-        toArray(),
-      ),
+    const events$ = resilientWatch(
+      api.kubeConfig(),
+      crontabs,
+      { namespace: 'default' },
+      {
+        source: (cluster, ref, options) => tableWatchSource(cluster, ref, options, columns),
+      },
+    ).pipe(
+      filter((e): e is WatchObjectEvent => e.type !== 'BOOKMARK' && e.type !== 'ERROR'),
+      take(3),
+      toArray(),
     );
+    const changes = api.waitForRequests(2).then(() => {
+      api.create(crontabs, cronTab('hourly', '0 * * * *'));
+      api.update(crontabs, cronTab('nightly', '1 3 * * *', 1));
+    });
+    const events = await firstValueFrom(events$);
+    await changes;
     expect(
       events.map(
         (e) => `${e.type} ${e.object.metadata?.name} ${(e.object as RowObject)[ROW_CELLS]?.[1]}`,
       ),
     ).toEqual(['ADDED nightly 0 3 * * *', 'ADDED hourly 0 * * * *', 'MODIFIED nightly 1 3 * * *']);
     expect(columns.columns?.map((c) => c.name)).toEqual(['Name', 'Spec', 'Replicas', 'Age']);
-    expect(raw.requests.map((r) => [r.path, r.headers.accept])).toEqual([
+    expect(api.requests.map((r) => [r.path, r.headers.accept])).toEqual([
       ['/apis/stable.example.com/v1/namespaces/default/crontabs', TABLE_ACCEPT],
       ['/apis/stable.example.com/v1/namespaces/default/crontabs', TABLE_ACCEPT],
     ]);
-    expect(raw.requests[1].query.get('resourceVersion')).toBe('10');
-    await raw.waitForNoSockets(2000);
+    expect(api.requests[1].query.resourceVersion).toBe(listedAt);
   });
 
   it('follows continue tokens through the pages of a Table list', async () => {
-    server = await RawServer.start((req, res) => {
-      const query = new URL(req.url ?? '/', 'http://x').searchParams;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      if (query.get('watch') === 'true') return;
-      if (query.get('continue') === 'page2')
-        return res.end(JSON.stringify(table('', [cronTabRow('b', '4', 'x', 1)])));
-      res.end(JSON.stringify(table('5', [cronTabRow('a', '3', 'x', 1)], { next: 'page2' })));
-    });
-    const source = tableWatchSource(server.kubeConfig(), crontabs, {}, {});
+    const { api, crontabs } = await serveCronTabs();
+    for (const name of ['a', 'b', 'c']) api.create(crontabs, cronTab(name, 'x'));
+    const listedAt = api.resourceVersion;
+    const source = tableWatchSource(api.kubeConfig(), crontabs, { limit: 2 }, {});
     const listed = await firstValueFrom(source.list());
-    expect(listed.resourceVersion).toBe('5');
-    expect(listed.items.map((o) => o.metadata?.name)).toEqual(['a', 'b']);
+    expect(listed.resourceVersion).toBe(listedAt);
+    expect(listed.items.map((o) => o.metadata?.name)).toEqual(['a', 'b', 'c']);
+    expect(api.requests.map((r) => r.query.continue !== undefined)).toEqual([false, true]);
   });
 
+  // kube-apiserver answers Tables for every resource; an aggregated API server, or an older
+  // one, may answer the plain objects instead (the Accept header lists application/json last).
   it('takes plain JSON from a server without Table support: no columns, whole objects', async () => {
-    const raw = await serve(
-      {
-        kind: 'PodList',
-        apiVersion: 'v1',
-        metadata: { resourceVersion: '20' },
-        items: [rawPod('a', '19')],
-      },
-      [line('ADDED', rawPod('b', '21'))],
-    );
+    api = await FakeKubeApiServer.start();
+    api.create(pods, pod('a', ''));
+    const plain = await withoutTables(api);
+    server = plain.raw;
+    const started = api.waitForRequests(2).then(() => api!.create(pods, pod('b', '')));
     const columns: ServerColumns = {};
     const events: WatchEvent[] = await firstValueFrom(
       resilientWatch(
-        raw.kubeConfig(),
-        resource('v1', 'pods'),
+        plain.kubeConfig,
+        pods,
         { namespace: 'default' },
         {
           source: (cluster, ref, options) => tableWatchSource(cluster, ref, options, columns),
@@ -341,6 +351,8 @@ describe('tableWatchSource over HTTP', () => {
     expect(
       events.map((e) => (e.type === 'ADDED' ? `${e.object.kind} ${e.object.metadata?.name}` : '')),
     ).toEqual(['Pod a', 'Pod b']);
+    await started;
     expect(columns.columns).toBeUndefined();
+    expect(plain.raw.requests.map((r) => r.headers.accept)).toEqual([TABLE_ACCEPT, TABLE_ACCEPT]);
   });
 });
