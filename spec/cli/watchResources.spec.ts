@@ -14,14 +14,19 @@ import { until } from '../support/wait.js';
 import { buildCli } from './support/cliBuild.js';
 import { CliProcess, CliProcesses, isolatedEnv, writeKubeConfig } from './support/cliProcess.js';
 import { removeTempDirs } from '../support/tempDirs.js';
-import { TableApiServer } from './support/tableApiServer.js';
+import { FakeKubeApiServer } from '../../src/testing/index.js';
+import { deployments, pods } from '../../src/objects/resources.js';
+import type { ResourceRef } from '../../src/types.js';
+import { withoutTables } from './support/withoutTables.js';
 
 // Child processes start slowly on a busy machine (the Kubernetes client alone loads in 0.5 s).
 jest.setTimeout(60_000);
 
-// `kube-rx watch` as a kubectl user types it, against a server with discovery and Tables.
+// `kube-rx watch` as a kubectl user types it, against the test kit: discovery and Tables as
+// kube-apiserver serves them, custom resources with printer columns.
 let main: string;
-let api: TableApiServer;
+let api: FakeKubeApiServer;
+let crontabs: ResourceRef;
 let env: NodeJS.ProcessEnv;
 const clis = new CliProcesses();
 
@@ -29,66 +34,65 @@ function start(...args: string[]): CliProcess {
   return clis.start(main, args, env);
 }
 
-const meta = (name: string, namespace?: string) => ({
+/** Metadata of an object created `minutes` ago, so that its AGE cell is known. */
+const meta = (name: string, namespace: string, minutes: number) => ({
   name,
-  ...(namespace && { namespace }),
-  uid: `uid-${name}`,
+  namespace,
+  creationTimestamp: new Date(Date.now() - minutes * 60_000).toISOString() as unknown as Date,
+});
+
+const cronTab = (name: string, spec: object) => ({
+  apiVersion: 'stable.example.com/v1',
+  kind: 'CronTab',
+  metadata: meta(name, 'default', 15),
+  spec,
 });
 
 beforeAll(async () => {
   main = await buildCli();
-  api = await TableApiServer.start();
+  api = await FakeKubeApiServer.start();
   env = isolatedEnv({ KUBECONFIG: writeKubeConfig(api.kubeConfig()) });
-  api.serve('v1/pods', [
-    { name: 'Name', format: 'name', cell: (o) => o.metadata.name },
-    { name: 'Ready', cell: () => '1/1' },
-    { name: 'Status', cell: (o) => o.status.phase },
-    { name: 'Restarts', cell: () => 0 },
-    { name: 'Age', cell: () => '77m' },
-    { name: 'IP', priority: 1, cell: (o) => o.status.podIP },
-    { name: 'Node', priority: 1, cell: (o) => o.spec.nodeName },
-  ]);
-  api.serve('apps/v1/deployments', [
-    { name: 'Name', format: 'name', cell: (o) => o.metadata.name },
-    { name: 'Ready', cell: () => '2/2' },
-    { name: 'Up-to-date', cell: () => 2 },
-    { name: 'Available', cell: () => 2 },
-    { name: 'Age', cell: () => '3d' },
-    { name: 'Containers', priority: 1, cell: () => 'nginx' },
-    { name: 'Images', priority: 1, cell: () => 'nginx:1.27' },
-    { name: 'Selector', priority: 1, cell: () => 'app=web' },
-  ]);
-  api.serve('stable.example.com/v1/crontabs', [
-    { name: 'Name', format: 'name', cell: (o) => o.metadata.name },
-    { name: 'Spec', cell: (o) => o.spec.cronSpec },
-    { name: 'Replicas', priority: 1, cell: (o) => o.spec.replicas ?? null },
-    { name: 'Age', cell: () => '5m' },
-  ]);
-  api.put('v1/pods', {
+  crontabs = api.defineResource({
+    group: 'stable.example.com',
+    version: 'v1',
+    plural: 'crontabs',
+    kind: 'CronTab',
+    shortNames: ['ct'],
+    printerColumns: [
+      { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' },
+      { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', priority: 1 },
+    ],
+  });
+  // Two groups serve `widgets`: the bare name is ambiguous.
+  const widget = { plural: 'widgets', kind: 'Widget', version: 'v1' };
+  api.defineResource({ ...widget, group: 'stable.example.com', namespaced: false });
+  api.defineResource({ ...widget, group: 'toys.example.com', shortNames: ['wd'] });
+  api.create(pods, {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: meta('web-1', 'default'),
-    spec: { nodeName: 'node-a', containers: [{ name: 'c' }] },
-    status: { phase: 'Running', podIP: '10.1.2.3' },
+    metadata: meta('web-1', 'default', 77),
+    spec: { nodeName: 'node-a', containers: [{ name: 'c', image: 'nginx' }] },
+    status: {
+      phase: 'Running',
+      podIP: '10.1.2.3',
+      containerStatuses: [{ name: 'c', ready: true, restartCount: 0, image: 'nginx', imageID: '' }],
+    },
   });
-  api.put('apps/v1/deployments', {
+  api.create(deployments, {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: meta('web', 'default'),
-    spec: {},
+    metadata: meta('web', 'default', 3 * 24 * 60),
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } },
+    },
+    status: { replicas: 2, readyReplicas: 2, updatedReplicas: 2, availableReplicas: 2 },
   });
-  api.put('stable.example.com/v1/crontabs', {
-    apiVersion: 'stable.example.com/v1',
-    kind: 'CronTab',
-    metadata: meta('nightly', 'default'),
-    spec: { cronSpec: '0 3 * * *', replicas: 2 },
-  });
+  api.create(crontabs, cronTab('nightly', { cronSpec: '0 3 * * *', replicas: 2 }));
 }, 120_000);
 
-beforeEach(() => {
-  api.tables = true;
-  api.forbidApis = false;
-});
+beforeEach(() => api.faults.reset());
 
 afterEach(() => clis.killAll());
 
@@ -200,23 +204,14 @@ describe("kube-rx watch prints the server's columns", () => {
     const wide = start('watch', 'ct', '-o', 'wide', '--output-watch-events');
     await table.waitForStdout(/^nightly/, 30_000);
     await wide.waitForStdout(/^ADDED/, 30_000);
-    expect(table.stdoutLines).toEqual(['NAME      SPEC        AGE', 'nightly   0 3 * * *   5m']);
+    expect(table.stdoutLines).toEqual(['NAME      SPEC        AGE', 'nightly   0 3 * * *   15m']);
     expect(wide.stdoutLines).toEqual([
       'EVENT      NAME      SPEC        REPLICAS   AGE',
-      'ADDED      nightly   0 3 * * *   2          5m',
+      'ADDED      nightly   0 3 * * *   2          15m',
     ]);
-    api.put(
-      'stable.example.com/v1/crontabs',
-      {
-        apiVersion: 'stable.example.com/v1',
-        kind: 'CronTab',
-        metadata: meta('nightly', 'default'),
-        spec: { cronSpec: '0 4 * * *' },
-      },
-      'MODIFIED',
-    );
-    await table.waitForStdout(/^nightly {3}0 4 \* \* \* {3}5m$/);
-    await wide.waitForStdout(/^MODIFIED {3}nightly {3}0 4 \* \* \* {3}<none> {5}5m$/);
+    api.update(crontabs, cronTab('nightly', { cronSpec: '0 4 * * *' }));
+    await table.waitForStdout(/^nightly {3}0 4 \* \* \* {3}15m$/);
+    await wide.waitForStdout(/^MODIFIED {3}nightly {3}0 4 \* \* \* {3}<none> {5}15m$/);
     expect(
       api.requests
         .filter((r) => r.path.endsWith('/crontabs'))
@@ -243,27 +238,30 @@ describe("kube-rx watch prints the server's columns", () => {
   });
 
   it("falls back to kube-rx's own columns when the server does not answer Tables", async () => {
-    api.tables = false;
-    const podsCli = start('watch', 'po', '-o', 'wide');
-    const crontabsCli = start('watch', 'crontabs');
-    await podsCli.waitForStdout(/^web-1/, 30_000);
-    await crontabsCli.waitForStdout(/^nightly/, 30_000);
-    expect(podsCli.stdoutLines).toEqual([
-      'NAME    READY   STATUS    RESTARTS   AGE         IP         NODE     NOMINATED NODE   READINESS GATES',
-      'web-1   0/1     Running   0          <unknown>   10.1.2.3   node-a   <none>           <none>',
-    ]);
-    expect(crontabsCli.stdoutLines).toEqual(['NAME      AGE', 'nightly   <unknown>']);
+    const plain = await withoutTables(api);
+    try {
+      const plainEnv = isolatedEnv({ KUBECONFIG: writeKubeConfig(plain.kubeConfig) });
+      const podsCli = clis.start(main, ['watch', 'po', '-o', 'wide'], plainEnv);
+      const crontabsCli = clis.start(main, ['watch', 'crontabs'], plainEnv);
+      await podsCli.waitForStdout(/^web-1/, 30_000);
+      await crontabsCli.waitForStdout(/^nightly/, 30_000);
+      expect(podsCli.stdoutLines).toEqual([
+        'NAME    READY   STATUS    RESTARTS   AGE   IP         NODE     NOMINATED NODE   READINESS GATES',
+        'web-1   1/1     Running   0          77m   10.1.2.3   node-a   <none>           <none>',
+      ]);
+      expect(crontabsCli.stdoutLines).toEqual(['NAME      AGE', 'nightly   15m']);
+      const accepts = plain.raw.requests.filter((r) => !isDiscovery(r.path));
+      expect(accepts.every((r) => String(r.headers.accept).includes('as=Table'))).toBe(true);
+    } finally {
+      await clis.killAll();
+      await plain.stop();
+    }
   });
 
   it('prints one YAML document per event with -o yaml, the whole object', async () => {
     const cli = start('watch', 'ct', '-o', 'yaml', '--output-watch-events');
     await cli.waitForStdout(/^ {4}cronSpec/, 30_000);
-    api.put('stable.example.com/v1/crontabs', {
-      apiVersion: 'stable.example.com/v1',
-      kind: 'CronTab',
-      metadata: meta('weekly', 'default'),
-      spec: { cronSpec: '@weekly' },
-    });
+    api.create(crontabs, cronTab('weekly', { cronSpec: '@weekly' }));
     await cli.waitForStdout(/@weekly/);
     cli.interrupt();
     const { stdout, code } = await cli.exited;
@@ -283,7 +281,11 @@ describe("kube-rx watch prints the server's columns", () => {
 
 describe('kube-rx watch when discovery cannot be read (403 on /apis)', () => {
   it('still watches the built-in names and group/version/plural, and says why other names fail', async () => {
-    api.forbidApis = true;
+    api.faults.fail(403, {
+      path: '/apis',
+      times: 1000,
+      message: 'forbidden: User "dev" cannot get path "/apis"',
+    });
     const podsCli = start('watch', 'po');
     const deployCli = start('watch', 'deploy', '-o', 'name');
     const pathCli = start('watch', 'stable.example.com/v1/crontabs', '-o', 'name');
