@@ -1,5 +1,7 @@
 import { WatchError } from '../WatchError.js';
+import { BUILTIN_RESOURCES } from '../objects/builtinResources.js';
 import { isValidSegment } from '../objects/resourcePath.js';
+import { singularOfKind, singularOfPlural } from '../objects/ResourceType.js';
 import {
   configmaps,
   deployments,
@@ -41,35 +43,32 @@ export type ResourceArg =
       groupOrVersionGroup?: string;
     };
 
-/** A typed resource of the library as discovery lists it (its ref carries kind and scope). */
-function builtIn(ref: ResourceRef, shortNames: string[]): ApiResource {
-  return {
-    group: ref.group,
-    version: ref.version!,
-    plural: ref.plural,
-    singular: ref.kind!.toLowerCase(),
-    kind: ref.kind!,
-    namespaced: ref.namespaced ?? true,
-    shortNames,
-    verbs: ['list', 'watch'],
-    preferred: true,
-  };
+/** The library's typed resources (`pods`, `deployments`...: their refs carry kind and scope). */
+const LIBRARY_REFS: readonly ResourceRef[] = [
+  pods,
+  deployments,
+  services,
+  nodes,
+  namespaces,
+  configmaps,
+  replicasets,
+  events,
+];
+
+/** A typed resource of the library as discovery lists it: its record in the built-in table. */
+function builtIn(ref: ResourceRef): ApiResource {
+  const type = BUILTIN_RESOURCES.find(
+    (t) => t.group === ref.group && t.version === ref.version && t.plural === ref.plural,
+  );
+  if (type === undefined) throw new Error(`no built-in resource type for ${ref.plural}`);
+  return { ...type, shortNames: [...type.shortNames], verbs: ['list', 'watch'], preferred: true };
 }
 
 /**
  * The library's typed resources as discovery would list them: what the command knows when
  * discovery cannot be read.
  */
-export const BUILT_IN_RESOURCES: readonly ApiResource[] = [
-  builtIn(pods, ['po']),
-  builtIn(deployments, ['deploy']),
-  builtIn(services, ['svc']),
-  builtIn(nodes, ['no']),
-  builtIn(namespaces, ['ns']),
-  builtIn(configmaps, ['cm']),
-  builtIn(replicasets, ['rs']),
-  builtIn(events, ['ev']),
-];
+export const BUILT_IN_RESOURCES: readonly ApiResource[] = LIBRARY_REFS.map(builtIn);
 
 /** The plurals `kube-rx watch` knows without discovery, for help and messages. */
 export const KNOWN_PLURALS: readonly string[] = BUILT_IN_RESOURCES.map((r) => r.plural);
@@ -193,7 +192,7 @@ export function resolveWithoutDiscovery(parsed: ResourceArg, why: string): Resol
       (r) => r.group === group && r.version === version && r.plural === plural,
     );
     if (known) return resolved(known, parsed.arg);
-    const kind = singularOf(plural); // the kind is unknown without discovery: a guess
+    const kind = singularOfPlural(plural); // the kind is unknown without discovery: a guess
     return {
       ref: parsed.ref,
       namespaced: true,
@@ -264,7 +263,7 @@ function match(
 }
 
 function resolved(r: ApiResource, label: string): ResolvedResource {
-  const kind = r.kind.toLowerCase();
+  const kind = singularOfKind(r.kind);
   return {
     ref: Object.freeze({
       group: r.group,
@@ -285,12 +284,4 @@ function didYouMean(near: string[]): string {
 
 function failedNote(failed: readonly string[]): string {
   return failed.length > 0 ? `; discovery failed for ${failed.join('; ')}` : '';
-}
-
-/** `deployments` -> `deployment`, `policies` -> `policy`, `ingresses` -> `ingress`. */
-function singularOf(plural: string): string {
-  if (plural.endsWith('ies')) return `${plural.slice(0, -3)}y`;
-  if (/(ss|x|z|ch|sh)es$/.test(plural)) return plural.slice(0, -2);
-  if (plural.endsWith('s')) return plural.slice(0, -1);
-  return plural;
 }

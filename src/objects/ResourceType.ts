@@ -118,3 +118,42 @@ export function isValidKind(kind: unknown): kind is string {
 export function groupVersionOf(type: Pick<ResourceType, 'group' | 'version'>): string {
   return type.group === '' ? type.version : `${type.group}/${type.version}`;
 }
+
+/**
+ * The singular of a kind, as kube-apiserver defaults it (a CRD's `names.singular`, and what a
+ * discovery entry without `singularName` means): the kind in lower case.
+ *
+ * @example
+ * singularOfKind('CronTab'); // 'crontab'
+ */
+export function singularOfKind(kind: string): string {
+  return kind.toLowerCase();
+}
+
+/**
+ * A plural's singular, guessed where nothing says it (no discovery, no kind): the inverse of
+ * kube's `UnsafeGuessKindToResource` for the common English plurals (`policies` -> `policy`,
+ * `ingresses` -> `ingress`, `statuses` -> `status`, `boxes` -> `box`, `leases` -> `lease`).
+ *
+ * @example
+ * singularOfPlural('networkpolicies'); // 'networkpolicy'
+ */
+export function singularOfPlural(plural: string): string {
+  if (plural.endsWith('ies')) return `${plural.slice(0, -3)}y`;
+  if (/(ss|us|x|z|ch|sh)es$/.test(plural)) return plural.slice(0, -2);
+  if (plural.endsWith('s')) return plural.slice(0, -1);
+  return plural;
+}
+
+/**
+ * The kind guessed for a plural nobody described: its singular ({@link singularOfPlural}) with a
+ * capital first letter. A guess: `cronjobs` gives `Cronjob`, where the kind is `CronJob`; look a
+ * known type up first.
+ *
+ * @example
+ * kindOfPlural('widgets'); // 'Widget'
+ */
+export function kindOfPlural(plural: string): string {
+  const singular = singularOfPlural(plural);
+  return singular.charAt(0).toUpperCase() + singular.slice(1);
+}

@@ -1,7 +1,7 @@
 import type { WatchError } from '../../WatchError.js';
 import type { Cluster } from '../../types.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
-import { isValidKind } from '../../objects/ResourceType.js';
+import { isValidKind, singularOfKind } from '../../objects/ResourceType.js';
 import type { ResourceType } from '../../objects/ResourceType.js';
 import { apiGet } from './apiGet.js';
 
@@ -199,7 +199,7 @@ export function apiResources(
       singular:
         isString(r.singularName) && isValidSegment('plural', r.singularName)
           ? r.singularName
-          : r.kind.toLowerCase(),
+          : singularOfKind(r.kind),
       kind: r.kind,
       namespaced: r.namespaced === true,
       shortNames: Array.isArray(r.shortNames)

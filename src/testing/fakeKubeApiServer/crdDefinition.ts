@@ -1,3 +1,4 @@
+import { singularOfKind } from '../../objects/ResourceType.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { admitCrd, typesOfCrd } from './crds.js';
 import { CRDS } from './resourceTypes.js';
@@ -43,7 +44,7 @@ function versionEntry(def: ResourceDefinition, version: string, storage: boolean
 export function crdForDefinition(def: ResourceDefinition, existing?: Obj): Obj {
   const version = def.version ?? def.apiVersion ?? '';
   const names: Obj = { plural: def.plural, kind: def.kind, listKind: `${def.kind}List` };
-  names.singular = def.singular ?? (typeof def.kind === 'string' ? def.kind.toLowerCase() : '');
+  names.singular = def.singular ?? (typeof def.kind === 'string' ? singularOfKind(def.kind) : '');
   if (def.shortNames !== undefined && def.shortNames.length > 0) names.shortNames = def.shortNames;
   const versions: Obj[] = structuredClone(existing?.spec?.versions ?? []);
   const at = versions.findIndex((v) => v.name === version);

@@ -1,3 +1,4 @@
+import { singularOfKind } from '../../objects/ResourceType.js';
 import type { PrinterColumn, ResourceType } from '../../objects/ResourceType.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { listTypesOf } from './crdSchema.js';
@@ -29,7 +30,7 @@ export function typesOfCrd(crd: Obj): ResourceType[] {
         group: spec.group,
         version: v.name,
         plural: names.plural,
-        singular: names.singular || names.kind.toLowerCase(),
+        singular: names.singular || singularOfKind(names.kind),
         kind: names.kind,
         namespaced: spec.scope === 'Namespaced',
         shortNames: [...(names.shortNames ?? [])],
@@ -56,7 +57,7 @@ export function admitCrd(crd: Obj, prev?: Obj): void {
   const errors = crdErrors(crd);
   if (errors.length > 0) throw invalidCrd(crd.metadata?.name, errors);
   const spec = crd.spec;
-  spec.names.singular ||= spec.names.kind.toLowerCase();
+  spec.names.singular ||= singularOfKind(spec.names.kind);
   spec.names.listKind ||= `${spec.names.kind}List`;
   spec.conversion ??= { strategy: 'None' };
   const { plural, singular, kind, listKind, shortNames, categories } = spec.names;

@@ -1,4 +1,5 @@
-import { BUILTIN_RESOURCES } from './builtinResources.js';
+import { BUILTIN_RESOURCES } from '../../objects/builtinResources.js';
+import { kindOfPlural } from '../../objects/ResourceType.js';
 
 const KNOWN_KINDS = new Map(BUILTIN_RESOURCES.map((r) => [r.plural, r.kind]));
 
@@ -10,9 +11,5 @@ const KNOWN_KINDS = new Map(BUILTIN_RESOURCES.map((r) => [r.plural, r.kind]));
 export function kindForPlural(plural: string): string {
   const known = KNOWN_KINDS.get(plural);
   if (known !== undefined) return known;
-  let singular = plural;
-  if (/ies$/.test(plural)) singular = plural.slice(0, -3) + 'y';
-  else if (/(s|x|z|ch|sh)es$/.test(plural)) singular = plural.slice(0, -2);
-  else if (/s$/.test(plural)) singular = plural.slice(0, -1);
-  return singular.charAt(0).toUpperCase() + singular.slice(1);
+  return kindOfPlural(plural);
 }

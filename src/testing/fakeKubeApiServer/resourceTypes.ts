@@ -1,7 +1,7 @@
 import { versionOf } from '../../objects/versionOf.js';
 import type { ResourceType } from '../../objects/ResourceType.js';
 import type { ResourceRef } from '../../types.js';
-import { BUILTIN_RESOURCES } from './builtinResources.js';
+import { BUILTIN_RESOURCES } from '../../objects/builtinResources.js';
 
 /**
  * A resource type the server serves: the shared {@link ResourceType} record, and whether it is

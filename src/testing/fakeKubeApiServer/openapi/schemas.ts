@@ -1,4 +1,4 @@
-import { BUILTIN_RESOURCES } from '../builtinResources.js';
+import { BUILTIN_RESOURCES } from '../../../objects/builtinResources.js';
 import { schemaFor } from '../patchSchemas.js';
 import type { Schema as PatchSchema } from '../patchSchemas.js';
 import { modelDocs } from './modelDocs.js';

@@ -1,7 +1,9 @@
-import type { ResourceType } from '../../objects/ResourceType.js';
+import { singularOfKind } from './ResourceType.js';
+import type { ResourceType } from './ResourceType.js';
 
-// [group/version, plural, Kind, namespaced, short names]: the kinds the fake server knows,
-// with the names and scopes `kubectl api-resources` shows for them.
+// [group/version, plural, Kind, namespaced, short names]: the built-in kinds of kube-apiserver
+// 1.32 that kube-rx knows (the test server serves them; the command knows the library's own refs
+// among them without discovery), with the names and scopes `kubectl api-resources` shows.
 const TABLE: Array<[string, string, string, boolean, string]> = [
   ['v1', 'configmaps', 'ConfigMap', true, 'cm'],
   ['v1', 'endpoints', 'Endpoints', true, 'ep'],
@@ -63,7 +65,13 @@ const WITH_STATUS = new Set([
   'poddisruptionbudgets',
 ]);
 
-/** The built-in resources as kube-apiserver 1.32 lists them, in the order discovery does. */
+/**
+ * The built-in resource types as kube-apiserver 1.32 lists them, in the order discovery does: the
+ * one table of their kinds, scopes and short names.
+ *
+ * @example
+ * BUILTIN_RESOURCES.find((t) => t.plural === 'deployments')?.shortNames; // ['deploy']
+ */
 export const BUILTIN_RESOURCES: readonly ResourceType[] = TABLE.map(
   ([groupVersion, plural, kind, namespaced, shortNames]) => {
     const slash = groupVersion.lastIndexOf('/');
@@ -71,7 +79,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = TABLE.map(
       group: slash < 0 ? '' : groupVersion.slice(0, slash),
       version: groupVersion.slice(slash + 1),
       plural,
-      singular: kind.toLowerCase(),
+      singular: singularOfKind(kind),
       kind,
       namespaced,
       shortNames: shortNames === '' ? [] : shortNames.split(','),
