@@ -12,7 +12,7 @@
 // latest state. Everything (API server, dashboard, clients) shares the one process and its CPU.
 import type { V1Pod } from '@kubernetes/client-node';
 import { connect, type Socket } from 'node:net';
-import { startDashboard } from '../src/cli/dashboard/dashboardServer.js';
+import { startDashboard } from '../src/cli/dashboard/startDashboard.js';
 import { deployments, pods } from '../src/objects/resources.js';
 import { FakeKubeApiServer } from '../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../src/testing/marbles/builders.js';

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { ClusterSimulator } from '../../src/cli/demo/clusterSimulator.js';
+import { ClusterSimulator } from '../../src/cli/demo/ClusterSimulator.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { bundleBrowser, root } from '../../scripts/browserBundle.mjs';
 import { servePage } from './servePage.js';

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
-import { startDashboard, type Dashboard } from '../../src/cli/dashboard/dashboardServer.js';
+import { startDashboard, type Dashboard } from '../../src/cli/dashboard/startDashboard.js';
 import { deployments, pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { launchChromium, requireChromium, type HeadlessChromium } from '../support/chromium.js';

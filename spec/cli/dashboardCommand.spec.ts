@@ -4,7 +4,7 @@ import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { isAbsolute } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { DashboardFeed } from '../../src/cli/dashboard/dashboardFeed.js';
+import type { DashboardFeed } from '../../src/cli/dashboard/DashboardFeed.js';
 import { deployments } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment } from '../../src/testing/marbles/builders.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { DashboardFeed } from '../../src/cli/dashboard/dashboardFeed.js';
+import { DashboardFeed } from '../../src/cli/dashboard/DashboardFeed.js';
 import { rowKey } from '../../src/cli/dashboard/dashboardRows.js';
 import { deployments, pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { startDashboard, type Dashboard } from '../../src/cli/dashboard/dashboardServer.js';
+import { startDashboard, type Dashboard } from '../../src/cli/dashboard/startDashboard.js';
 import { deployments, pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { deployment, pod } from '../../src/testing/marbles/builders.js';

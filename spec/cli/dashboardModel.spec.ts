@@ -6,8 +6,8 @@ import {
   podOwnersByIndex,
   selects,
 } from '../../src/cli/dashboard/podOwnership.js';
-import { RowDiffer } from '../../src/cli/dashboard/rowDiffer.js';
-import { LifecycleReporter } from '../../src/cli/lifecycleReporter.js';
+import { RowDiffer } from '../../src/cli/dashboard/RowDiffer.js';
+import { LifecycleReporter } from '../../src/cli/LifecycleReporter.js';
 import type { V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { Subject } from 'rxjs';
 import { ownerIndex } from '../../src/operators/ownerIndex.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { connect, type Socket } from 'node:net';
-import { startDashboard } from '../../src/cli/dashboard/dashboardServer.js';
+import { startDashboard } from '../../src/cli/dashboard/startDashboard.js';
 import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../src/testing/marbles/builders.js';

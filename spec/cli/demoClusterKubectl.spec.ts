@@ -1,7 +1,7 @@
 // A new user's first commands against the demo cluster (issue 35): `kubectl apply -f` with
 // validation on and `kubectl create configmap` (a protobuf body), with the demo's kubeconfig.
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { DemoCluster } from '../../src/cli/demo/demoCluster.js';
+import { DemoCluster } from '../../src/cli/demo/DemoCluster.js';
 import { Kubectl } from '../testing/fakeKubeApiServer/kubectl.js';
 
 jest.setTimeout(120_000);

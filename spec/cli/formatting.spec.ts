@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
 import { formatAge, humanDuration } from '../../src/cli/format/age.js';
-import { summarizePod } from '../../src/cli/format/podStatus.js';
+import { summarizePod } from '../../src/cli/format/summarizePod.js';
 import { tableLayout } from '../../src/cli/watch/columns.js';
 import { TablePrinter } from '../../src/cli/watch/printers.js';
 import { added, deleted, modified, pod } from '../../src/testing/marbles/builders.js';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
 import { KubeConfig } from '@kubernetes/client-node';
-import { describeFailure } from '../../src/cli/errors.js';
+import { describeFailure } from '../../src/cli/CliError.js';
 import { runCli } from '../../src/cli/runCli.js';
 import { pods } from '../../src/objects/resources.js';
 import { WatchError } from '../../src/WatchError.js';

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { CliError } from '../../src/cli/errors.js';
+import { CliError } from '../../src/cli/CliError.js';
 import {
   apiGroups,
   apiResources,
   Discovery,
   DiscoveryUnavailableError,
   type ApiResource,
-} from '../../src/cli/kube/discovery.js';
+} from '../../src/cli/kube/Discovery.js';
 import {
   discoveryScope,
   parseResourceArg,

@@ -4,7 +4,7 @@ import { load, loadAll } from 'js-yaml';
 import { resilientWatch } from '../../src/operators/resilientWatch.js';
 import { serverTableLayout, tableLayout } from '../../src/cli/watch/columns.js';
 import { JsonLinesPrinter, NamePrinter, TablePrinter } from '../../src/cli/watch/printers.js';
-import { YamlPrinter } from '../../src/cli/watch/yamlPrinter.js';
+import { YamlPrinter } from '../../src/cli/watch/YamlPrinter.js';
 import {
   cellText,
   ROW_CELLS,

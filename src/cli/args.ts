@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CliError } from './errors.js';
+import { CliError } from './CliError.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

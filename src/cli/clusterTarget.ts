@@ -4,8 +4,8 @@ import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { kubeConfigConnection } from '../client/kubeConfigConnection.js';
 import type { ClusterConnection } from '../types.js';
-import { DemoCluster } from './demo/demoCluster.js';
-import { CliError } from './errors.js';
+import { DemoCluster } from './demo/DemoCluster.js';
+import { CliError } from './CliError.js';
 
 /** Where a command connects, resolved from the flags and the environment. */
 export interface ClusterTarget {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `kube-rx` command: `kube-rx watch ...`, `kube-rx dashboard ...`, `kube-rx crd-types ...`.
 import { runCli } from './runCli.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from './packageVersion.js';
 import { replaceControlCharacters } from '../security/sanitizeText.js';
 
 const controller = new AbortController();

@@ -14,8 +14,8 @@ import {
   services,
 } from '../objects/resources.js';
 import type { ResourceRef } from '../types.js';
-import { CliError } from './errors.js';
-import type { ApiResource, DiscoveryScope } from './kube/discovery.js';
+import { CliError } from './CliError.js';
+import type { ApiResource, DiscoveryScope } from './kube/Discovery.js';
 import { qualifiedName, suggestions } from './kube/nameSuggestions.js';
 
 /** A resource named on the command line, resolved. */

@@ -1,8 +1,8 @@
 import { crdTypesCommand } from './crdTypes/crdTypesCommand.js';
 import { dashboardCommand } from './dashboard/dashboardCommand.js';
-import { CliError } from './errors.js';
+import { CliError } from './CliError.js';
 import { MAIN_HELP } from './help.js';
-import type { CliIo } from './io.js';
+import type { CliIo } from './CliIo.js';
 import { watchCommand } from './watch/watchCommand.js';
 import { redactSecrets } from '../security/redactSecrets.js';
 import { replaceControlCharactersKeepingLines } from '../security/sanitizeText.js';

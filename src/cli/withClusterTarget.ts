@@ -1,5 +1,5 @@
 import type { ClusterTarget } from './clusterTarget.js';
-import type { CliIo } from './io.js';
+import type { CliIo } from './CliIo.js';
 
 /** The values of the flags every command takes (`COMMON_OPTIONS`) that choose a cluster. */
 export interface ClusterFlags {

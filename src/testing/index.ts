@@ -9,7 +9,7 @@ export type {
 } from './marbles/marbleWatchSource.js';
 export type { ObjectPatch } from './marbles/builders.js';
 export { FakeKubeApiServer } from './fakeKubeApiServer/FakeKubeApiServer.js';
-export { FakeKubeApiError } from './fakeKubeApiServer/objectStore.js';
+export { FakeKubeApiError } from './fakeKubeApiServer/ObjectStore.js';
 export type { FakeDeleteOptions } from './fakeKubeApiServer/deletion/objectApiRules.js';
 export type { PropagationPolicy } from './fakeKubeApiServer/deletion/options.js';
 export type {

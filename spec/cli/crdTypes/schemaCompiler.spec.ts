@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { CliError } from '../../../src/cli/errors.js';
-import { loadSchemaCompiler } from '../../../src/cli/crdTypes/schemaCompiler.js';
+import { CliError } from '../../../src/cli/CliError.js';
+import { loadSchemaCompiler } from '../../../src/cli/crdTypes/loadSchemaCompiler.js';
 
 // json-schema-to-typescript is an optional peer dependency: without it, the command says how
 // to install it; any other failure to load it is not hidden behind that message.

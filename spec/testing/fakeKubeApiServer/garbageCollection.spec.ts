@@ -13,7 +13,7 @@ import {
   resource,
 } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import { FakeKubeApiError } from '../../../src/testing/fakeKubeApiServer/objectStore.js';
+import { FakeKubeApiError } from '../../../src/testing/fakeKubeApiServer/ObjectStore.js';
 import { deployment, pod } from '../../../src/testing/marbles/builders.js';
 import type { KubernetesObject } from '../../../src/types.js';
 import { request, watch } from './client.js';

@@ -3,9 +3,9 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { pods } from '../../../src/objects/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import { FakeKubeApiError } from '../../../src/testing/fakeKubeApiServer/objectStore.js';
-import { History } from '../../../src/testing/fakeKubeApiServer/history.js';
-import { kindForPlural } from '../../../src/testing/fakeKubeApiServer/kinds.js';
+import { FakeKubeApiError } from '../../../src/testing/fakeKubeApiServer/ObjectStore.js';
+import { History } from '../../../src/testing/fakeKubeApiServer/History.js';
+import { kindForPlural } from '../../../src/testing/fakeKubeApiServer/kindForPlural.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
 
 const widgets: ResourceRef = { group: 'example.com', version: 'v1', plural: 'widgets' };

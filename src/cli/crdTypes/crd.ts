@@ -1,5 +1,5 @@
 import { isValidSegment } from '../../objects/resourcePath.js';
-import { CliError } from '../errors.js';
+import { CliError } from '../CliError.js';
 
 /** One version of a CustomResourceDefinition, as far as types need it. */
 export interface CrdVersion {

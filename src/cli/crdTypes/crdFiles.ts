@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { CliError } from '../errors.js';
+import { CliError } from '../CliError.js';
 import { checkCrd, type Crd } from './crd.js';
 
 /**

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
-import { CliError } from '../errors.js';
+import { CliError } from '../CliError.js';
 import { CRD_TYPES_HELP } from '../help.js';
-import type { CliIo } from '../io.js';
+import type { CliIo } from '../CliIo.js';
 import { withClusterTarget } from '../withClusterTarget.js';
 import type { Crd } from './crd.js';
 import { isFileArgument, readCrdFile } from './crdFiles.js';
 import { generateTypes } from './generateTypes.js';
-import { loadSchemaCompiler } from './schemaCompiler.js';
+import { loadSchemaCompiler } from './loadSchemaCompiler.js';
 
 const OPTIONS = {
   ...COMMON_OPTIONS,
@@ -44,7 +44,7 @@ export async function crdTypesCommand(args: string[], io: CliIo): Promise<number
   const names = positionals.filter((arg) => !isFileArgument(arg));
   if (names.length > 0) {
     await withClusterTarget(values, io, async (target) => {
-      const { readClusterCrd } = await import('./clusterCrds.js');
+      const { readClusterCrd } = await import('./readClusterCrd.js');
       for (const [i, arg] of positionals.entries()) {
         if (isFileArgument(arg)) continue;
         found[i] = [await readClusterCrd(target.cluster, target.server, arg, io.signal)];

@@ -1,4 +1,4 @@
-import { CliError } from '../errors.js';
+import { CliError } from '../CliError.js';
 import type { Crd, CrdVersion } from './crd.js';
 import { OBJECT_META_TYPE, toJsonSchema, type JsonSchema } from './toJsonSchema.js';
 

@@ -1,4 +1,4 @@
-import { CliError } from '../errors.js';
+import { CliError } from '../CliError.js';
 
 /** A plain JSON Schema (draft 4, as json-schema-to-typescript reads it), with its `tsType`. */
 export type JsonSchema = { [keyword: string]: unknown };

@@ -1,7 +1,7 @@
 import { COMMON_OPTIONS, parseCommandArgs, parsePort } from '../args.js';
-import { CliError } from '../errors.js';
+import { CliError } from '../CliError.js';
 import { DASHBOARD_HELP } from '../help.js';
-import { untilAborted, type CliIo } from '../io.js';
+import { untilAborted, type CliIo } from '../CliIo.js';
 import { withClusterTarget } from '../withClusterTarget.js';
 
 const OPTIONS = {
@@ -37,7 +37,7 @@ export async function dashboardCommand(args: string[], io: CliIo): Promise<numbe
     if (values.demo) throw new CliError('--demo shows one simulated cluster: drop --context');
     return multiClusterDashboard(contexts, values, port, io);
   }
-  const { startDashboard } = await import('./dashboardServer.js');
+  const { startDashboard } = await import('./startDashboard.js');
   // The demo's faults also go to the page's connection log, once the page exists.
   let noteOnPage = (_text: string) => {};
   const onDemoFault = (what: string) => noteOnPage(`demo fault: ${what}`);
@@ -78,7 +78,7 @@ async function multiClusterDashboard(
   io: CliIo,
 ): Promise<number> {
   const { resolveClusterTarget } = await import('../clusterTarget.js');
-  const { startDashboard } = await import('./dashboardServer.js');
+  const { startDashboard } = await import('./startDashboard.js');
   const targets = [];
   try {
     for (const context of contexts) {

@@ -1,6 +1,6 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { defaultKey } from '../../objects/defaultKey.js';
-import { summarizePod } from '../format/podStatus.js';
+import { summarizePod } from '../format/summarizePod.js';
 import { DeploymentIndex } from './podOwnership.js';
 
 /** A deployment as the page shows it. */

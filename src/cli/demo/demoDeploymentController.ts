@@ -2,7 +2,7 @@ import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { Observable } from 'rxjs';
 import { controller, type Cluster, type ReconcileReport } from '../../index.js';
 import { deployments, pods, replicasets } from '../../objects/resources.js';
-import type { ClusterSimulator } from './clusterSimulator.js';
+import type { ClusterSimulator } from './ClusterSimulator.js';
 
 /**
  * The demo cluster's deployment controller, a kube-rx `controller()` over the demo server: one

@@ -1,4 +1,4 @@
-import type { ApiResource } from './discovery.js';
+import type { ApiResource } from './Discovery.js';
 
 /**
  * `pods`, `deployments.apps`: the form that names a resource without ambiguity.

@@ -1,7 +1,7 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import type { KubernetesObject } from '../../types.js';
 import { formatAge } from '../format/age.js';
-import { summarizePod } from '../format/podStatus.js';
+import { summarizePod } from '../format/summarizePod.js';
 import { cellText, ROW_CELLS, type RowObject, type TableColumn } from './serverTable.js';
 
 /**

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Cluster } from '../../types.js';
-import { CliError, describeFailure } from '../errors.js';
-import type { CliIo } from '../io.js';
-import { Discovery, DiscoveryUnavailableError } from '../kube/discovery.js';
+import { CliError, describeFailure } from '../CliError.js';
+import type { CliIo } from '../CliIo.js';
+import { Discovery, DiscoveryUnavailableError } from '../kube/Discovery.js';
 import {
   discoveryScope,
   resolveResourceArg,

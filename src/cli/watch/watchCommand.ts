@@ -3,10 +3,10 @@ import { isInitialEventsEnd } from '../../objects/isInitialEventsEnd.js';
 import { metadataOnly } from '../../index.js';
 import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../../types.js';
 import { COMMON_OPTIONS, parseCommandArgs } from '../args.js';
-import { CliError, describeFailure, type FailureContext } from '../errors.js';
+import { CliError, describeFailure, type FailureContext } from '../CliError.js';
 import { WATCH_HELP } from '../help.js';
-import type { CliIo } from '../io.js';
-import { LifecycleReporter } from '../lifecycleReporter.js';
+import type { CliIo } from '../CliIo.js';
+import { LifecycleReporter } from '../LifecycleReporter.js';
 import { parseResourceArg, type ResolvedResource } from '../resourceArg.js';
 import { withClusterTarget } from '../withClusterTarget.js';
 import { serverTableLayout, tableLayout } from './columns.js';
@@ -120,7 +120,7 @@ async function makePrinter(
   const writeLine = (line: string) => io.out(`${line}\n`);
   if (output === 'json') return new JsonLinesPrinter(writeLine, watchEvents);
   if (output === 'yaml') {
-    const { YamlPrinter } = await import('./yamlPrinter.js');
+    const { YamlPrinter } = await import('./YamlPrinter.js');
     return new YamlPrinter((text) => io.out(text), watchEvents);
   }
   if (output === 'name') return new NamePrinter(resource.nameKind, writeLine, watchEvents);

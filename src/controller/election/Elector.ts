@@ -3,7 +3,7 @@ import type { ElectionSettings } from './electionSettings.js';
 import type { LeaseApi, LeaseObject } from './leaseApi.js';
 
 /** What one try to acquire or renew came to. */
-type Outcome = 'held' | 'other' | 'failed';
+type ElectionAttempt = 'held' | 'other' | 'failed';
 
 /** MicroTime as kube-apiserver writes it: RFC 3339 with microseconds, UTC. */
 function microTime(date: Date): string {
@@ -146,7 +146,7 @@ export class Elector {
     return Math.max(this.settings.leaseDurationMs, written);
   }
 
-  private async tryAcquireOrRenew(signal: AbortSignal): Promise<Outcome> {
+  private async tryAcquireOrRenew(signal: AbortSignal): Promise<ElectionAttempt> {
     const { identity, logger } = this.settings;
     if (this.leading && this.fresh && this.observed !== undefined) {
       const renewed = await this.api.update(this.claim(this.observed), signal);
@@ -173,13 +173,13 @@ export class Elector {
     return updated.ok ? this.wrote(updated.value) : this.failed('update', updated.error);
   }
 
-  private wrote(lease: LeaseObject): Outcome {
+  private wrote(lease: LeaseObject): ElectionAttempt {
     this.observe(lease);
     this.fresh = true;
     return 'held';
   }
 
-  private failed(what: string, error: { statusCode: number; message: string }): Outcome {
+  private failed(what: string, error: { statusCode: number; message: string }): ElectionAttempt {
     if (this.stopped) return 'failed';
     this.fresh = false;
     const log = this.settings.logger;

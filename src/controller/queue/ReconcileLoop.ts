@@ -4,7 +4,7 @@ import type { Reconcile } from '../ReconcileQueueConfig.js';
 import type { QueueState, ReconcileReport } from '../ReconcileReport.js';
 import { KeyHeap } from './KeyHeap.js';
 import { HELD, IDLE, KeyState, READY, RUNNING, WAITING } from './KeyState.js';
-import { afterFailure, afterSuccess, type RetrySettings } from './outcome.js';
+import { afterFailure, afterSuccess, type RetrySettings } from './Outcome.js';
 import { Run, type RunOwner } from './Run.js';
 import type { RunGate } from './RunGate.js';
 import type { TokenBucket } from './TokenBucket.js';

@@ -1,21 +1,21 @@
 import { assertObjectArgument } from '../../objects/argumentChecks.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { constants as h2 } from 'node:http2';
-import { GarbageCollector } from './deletion/garbageCollector.js';
-import { FaultInjector } from './faults.js';
+import { GarbageCollector } from './deletion/GarbageCollector.js';
+import { FaultInjector } from './FaultInjector.js';
 import { buildKubeConfig, writeKubeConfigFile } from './kubeConfig.js';
-import { HttpListener } from './listener.js';
-import { ObjectStore } from './objectStore.js';
-import { ResourceTypes } from './resourceTypes.js';
+import { HttpListener } from './HttpListener.js';
+import { ObjectStore } from './ObjectStore.js';
+import { ResourceTypes } from './ResourceTypes.js';
 import { serveCrds } from './crds.js';
 import { serveEvents } from './events.js';
-import { FakeObjectApi } from './objectApi.js';
-import { PodLogs } from './podLogs.js';
-import { handleRequest } from './requestHandler.js';
-import type { ServerContext } from './serverContext.js';
+import { FakeObjectApi } from './FakeObjectApi.js';
+import { PodLogs } from './PodLogs.js';
+import { handleRequest } from './handleRequest.js';
+import type { ServerContext } from './ServerContext.js';
 import { makeTlsMaterial } from './tls.js';
 import type { TlsMaterial } from './tls.js';
-import { Waiters } from './waiters.js';
+import { Waiters } from './Waiters.js';
 import type {
   CertificateAndKey,
   ConnectionLogEntry,

@@ -1,10 +1,10 @@
 import { singularOfKind } from '../../objects/ResourceType.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { admitCrd, typesOfCrd } from './crds.js';
-import { CRDS } from './resourceTypes.js';
+import { CRDS } from './ResourceTypes.js';
 import { crdErrors } from './crdValidation.js';
-import type { ObjectStore } from './objectStore.js';
-import type { ResourceTypes } from './resourceTypes.js';
+import type { ObjectStore } from './ObjectStore.js';
+import type { ResourceTypes } from './ResourceTypes.js';
 import type { ResourceDefinition } from './types.js';
 
 type Obj = Record<string, any>;

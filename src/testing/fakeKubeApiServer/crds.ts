@@ -3,9 +3,9 @@ import type { PrinterColumn, ResourceType } from '../../objects/ResourceType.js'
 import type { KubernetesObject, ResourceRef } from '../../types.js';
 import { listTypesOf } from './crdSchema.js';
 import { crdErrors, invalidCrd } from './crdValidation.js';
-import type { ObjectStore, StoredEvent } from './objectStore.js';
-import { CRDS } from './resourceTypes.js';
-import type { ResourceTypes } from './resourceTypes.js';
+import type { ObjectStore, StoredEvent } from './ObjectStore.js';
+import { CRDS } from './ResourceTypes.js';
+import type { ResourceTypes } from './ResourceTypes.js';
 import { linkViews } from './views.js';
 
 type Obj = Record<string, any>;

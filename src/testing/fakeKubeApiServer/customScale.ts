@@ -1,6 +1,6 @@
 import type { ScaleSubresource } from '../../objects/ResourceType.js';
 import { jsonPathValue } from './columns.js';
-import type { Entry } from './objectStore.js';
+import type { Entry } from './ObjectStore.js';
 
 /** An autoscaling/v1 Scale, as the scale subresource answers. */
 export interface Scale {

@@ -1,4 +1,4 @@
-import type { ResourceTypes, ServedType as ResourceType } from './resourceTypes.js';
+import type { ResourceTypes, ServedType as ResourceType } from './ResourceTypes.js';
 
 /** A JSON document the server answers with. */
 export type Document = Record<string, unknown>;

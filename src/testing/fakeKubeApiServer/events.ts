@@ -1,5 +1,5 @@
 import type { KubernetesObject, ResourceRef } from '../../types.js';
-import type { ObjectStore } from './objectStore.js';
+import type { ObjectStore } from './ObjectStore.js';
 import { linkViews } from './views.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;

@@ -1,9 +1,9 @@
 import type { KubernetesObject } from '../../types.js';
 import type { Column } from './columns.js';
-import type { Entry } from './objectStore.js';
+import type { Entry } from './ObjectStore.js';
 import { contentTypeOf } from './negotiate.js';
 import type { Shape } from './negotiate.js';
-import type { WatchShape } from './servedWatch.js';
+import type { WatchShape } from './ServedWatch.js';
 
 const partialCache = new WeakMap<Entry, string>();
 const fullBytes = new WeakMap<Entry, Buffer>();

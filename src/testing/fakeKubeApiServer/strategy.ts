@@ -1,10 +1,10 @@
 import type { KubernetesObject } from '../../types.js';
 import { jsonEqual } from './jsonEqual.js';
 import { admitCrd } from './crds.js';
-import { validateEventCreate } from './eventValidation.js';
+import { validateEventCreate } from './validateEventCreate.js';
 import type { Route } from './paths.js';
-import { CRDS } from './resourceTypes.js';
-import type { ResourceTypes, ServedType } from './resourceTypes.js';
+import { CRDS } from './ResourceTypes.js';
+import type { ResourceTypes, ServedType } from './ResourceTypes.js';
 import { StatusError, statusBody } from './statusBody.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;

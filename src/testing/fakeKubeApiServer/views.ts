@@ -1,5 +1,5 @@
 import type { KubernetesObject, ResourceRef } from '../../types.js';
-import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './objectStore.js';
+import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './ObjectStore.js';
 
 /**
  * One view of objects stored once: the resource it is served as, and how its objects convert

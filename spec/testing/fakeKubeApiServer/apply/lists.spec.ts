@@ -3,7 +3,7 @@
 // and atomic lists owned whole.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { FakeKubeApiServer } from '../../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import { CRDS } from '../../../../src/testing/fakeKubeApiServer/resourceTypes.js';
+import { CRDS } from '../../../../src/testing/fakeKubeApiServer/ResourceTypes.js';
 import { apply, DEPLOYMENTS, owners } from './applyClient.js';
 
 const WEB = `${DEPLOYMENTS}/web`;

@@ -5,8 +5,8 @@ import { describe, expect, it } from '@jest/globals';
 import { deployments } from '../../../../src/objects/resources.js';
 import { applyConfig } from '../../../../src/testing/fakeKubeApiServer/apply/fieldManager.js';
 import { trackingFor } from '../../../../src/testing/fakeKubeApiServer/apply/track.js';
-import { ObjectStore } from '../../../../src/testing/fakeKubeApiServer/objectStore.js';
-import { ResourceTypes } from '../../../../src/testing/fakeKubeApiServer/resourceTypes.js';
+import { ObjectStore } from '../../../../src/testing/fakeKubeApiServer/ObjectStore.js';
+import { ResourceTypes } from '../../../../src/testing/fakeKubeApiServer/ResourceTypes.js';
 import { owners } from './applyClient.js';
 
 const types = new ResourceTypes();

@@ -3,7 +3,7 @@ import { CORE_SCHEMA, load } from 'js-yaml';
 import { versionOf } from '../../../objects/versionOf.js';
 import { readBody } from '../body.js';
 import { decodeFinalizers, withWarnings } from '../deletion/finalizers.js';
-import { objectKey } from '../objectStore.js';
+import { objectKey } from '../ObjectStore.js';
 import type { Route } from '../paths.js';
 import type { Reply, Request } from '../protocol.js';
 import { sendJson } from '../send.js';

@@ -1,9 +1,9 @@
 import type { ResourceRef } from '../../../types.js';
-import { objectKey } from '../objectStore.js';
-import type { ObjectStore } from '../objectStore.js';
+import { objectKey } from '../ObjectStore.js';
+import type { ObjectStore } from '../ObjectStore.js';
 import type { Request } from '../protocol.js';
-import { CRDS } from '../resourceTypes.js';
-import type { ResourceTypes } from '../resourceTypes.js';
+import { CRDS } from '../ResourceTypes.js';
+import type { ResourceTypes } from '../ResourceTypes.js';
 import { StatusError, statusBody } from '../statusBody.js';
 import type { KubeStatus } from '../statusBody.js';
 import type { FieldPath } from './fieldPath.js';

@@ -1,6 +1,6 @@
 import type { KubernetesObject, ResourceRef } from '../../../types.js';
-import { FakeKubeApiError, objectKey } from '../objectStore.js';
-import type { ObjectStore } from '../objectStore.js';
+import { FakeKubeApiError, objectKey } from '../ObjectStore.js';
+import type { ObjectStore } from '../ObjectStore.js';
 import { deleteObject, writeUpdate } from './deleteObject.js';
 import type { PropagationPolicy } from './options.js';
 

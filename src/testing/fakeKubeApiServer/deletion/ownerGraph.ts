@@ -1,9 +1,9 @@
 import type { V1OwnerReference } from '@kubernetes/client-node';
 import { versionOf } from '../../../objects/versionOf.js';
 import type { KubernetesObject, ResourceRef } from '../../../types.js';
-import { objectKey } from '../objectStore.js';
-import type { Entry, ObjectStore } from '../objectStore.js';
-import type { ResourceTypes } from '../resourceTypes.js';
+import { objectKey } from '../ObjectStore.js';
+import type { Entry, ObjectStore } from '../ObjectStore.js';
+import type { ResourceTypes } from '../ResourceTypes.js';
 import { FOREGROUND_FINALIZER } from './finalizers.js';
 
 /** Where an object lives: its resource, namespace and name. */

@@ -1,4 +1,4 @@
-import type { ServedType as ResourceType } from '../resourceTypes.js';
+import type { ServedType as ResourceType } from '../ResourceTypes.js';
 import type { Definitions, JsonSchema } from './schemas.js';
 import { OBJECT_META } from './schemas.js';
 import { attributesOf } from './models.js';

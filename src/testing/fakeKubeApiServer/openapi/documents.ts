@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ResourceTypes, ServedType as ResourceType } from '../resourceTypes.js';
+import type { ResourceTypes, ServedType as ResourceType } from '../ResourceTypes.js';
 import { addCustomResource } from './customResources.js';
 import { encodeV2Document } from './v2Protobuf.js';
 import { Definitions } from './schemas.js';

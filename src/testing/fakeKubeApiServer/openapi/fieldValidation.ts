@@ -1,5 +1,5 @@
 import type { ResourceRef } from '../../../types.js';
-import type { ResourceTypes } from '../resourceTypes.js';
+import type { ResourceTypes } from '../ResourceTypes.js';
 import { badRequest } from '../statusBody.js';
 import type { JsonSchema } from './schemas.js';
 import { openApiDocuments } from './serve.js';

@@ -1,5 +1,5 @@
 import type { Reply } from '../protocol.js';
-import type { ResourceTypes } from '../resourceTypes.js';
+import type { ResourceTypes } from '../ResourceTypes.js';
 import { sendJson } from '../send.js';
 import { StatusError, statusBody } from '../statusBody.js';
 import { OpenApiDocuments } from './documents.js';

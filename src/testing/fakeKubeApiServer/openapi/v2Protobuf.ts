@@ -1,4 +1,4 @@
-import { MessageWriter } from '../protobuf/writer.js';
+import { MessageWriter } from '../protobuf/MessageWriter.js';
 import type { JsonSchema } from './schemas.js';
 
 /** The media types kubectl may ask /openapi/v2 in (the only encoding its v2 client reads). */

@@ -8,12 +8,12 @@ import { toStore, type MergedStore } from '../../index.js';
 import { stripManagedFields } from '../../index.js';
 import { deployments, pods, replicasets } from '../../objects/resources.js';
 import type { Cluster, WatchOptions } from '../../types.js';
-import { describeFailure } from '../errors.js';
-import { LifecycleReporter, type ConnectionState } from '../lifecycleReporter.js';
+import { describeFailure } from '../CliError.js';
+import { LifecycleReporter, type ConnectionState } from '../LifecycleReporter.js';
 import { resilientWatch } from '../../index.js';
 import { dashboardRows, type DashboardRow } from './dashboardRows.js';
 import { BY_OWNER, podOwnersByIndex } from './podOwnership.js';
-import { RowDiffer, type RowDiff } from './rowDiffer.js';
+import { RowDiffer, type RowDiff } from './RowDiffer.js';
 
 /** What the page shows about the feed itself, sent on every change and once a second. */
 export interface FeedStatus {

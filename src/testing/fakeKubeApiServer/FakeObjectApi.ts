@@ -1,6 +1,6 @@
 import { assertObjectArgument, describeType } from '../../objects/argumentChecks.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
-import type { ServerContext } from './serverContext.js';
+import type { ServerContext } from './ServerContext.js';
 import { apiDelete, apiUpdate } from './deletion/objectApiRules.js';
 import type { FakeDeleteOptions } from './deletion/objectApiRules.js';
 import { defineResource } from './crdDefinition.js';

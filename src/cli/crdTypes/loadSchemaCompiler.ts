@@ -1,5 +1,5 @@
 import type { compile as CompileSchema } from 'json-schema-to-typescript';
-import { CliError } from '../errors.js';
+import { CliError } from '../CliError.js';
 import type { SchemaCompiler } from './generateTypes.js';
 
 /** The package that compiles the schemas: an optional peer dependency of kube-rx. */

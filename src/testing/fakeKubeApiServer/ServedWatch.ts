@@ -2,7 +2,7 @@ import { abortReply } from './protocol.js';
 import type { Reply } from './protocol.js';
 import { bookmark } from '../marbles/builders.js';
 import type { KubernetesObject } from '../../types.js';
-import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './objectStore.js';
+import type { Entry, ObjectStore, ResourceStore, StoredEvent } from './ObjectStore.js';
 import type { CollectionQuery } from './query.js';
 import type { ObjectMatcher } from './selectors.js';
 import { tooOld } from './statusBody.js';

@@ -6,8 +6,8 @@ import type { Reply } from './protocol.js';
 import { sendJson, sendJsonParts } from './send.js';
 import { entryBytes, tableJson } from './shapes.js';
 import type { CollectionQuery } from './query.js';
-import { compareKeys } from './objectStore.js';
-import type { Entry, ObjectStore, ResourceStore } from './objectStore.js';
+import { compareKeys } from './ObjectStore.js';
+import type { Entry, ObjectStore, ResourceStore } from './ObjectStore.js';
 import { badRequest, StatusError, statusBody, tooOld } from './statusBody.js';
 
 interface ContinueToken {

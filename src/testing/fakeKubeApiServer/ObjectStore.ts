@@ -2,9 +2,9 @@ import { versionOf } from '../../objects/versionOf.js';
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf } from '../../objects/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
-import { History } from './history.js';
-import { kindForPlural } from './kinds.js';
-import type { ResourceTypes } from './resourceTypes.js';
+import { History } from './History.js';
+import { kindForPlural } from './kindForPlural.js';
+import type { ResourceTypes } from './ResourceTypes.js';
 
 /** A stored object, its JSON (serialised once) and its resourceVersion as a number. */
 export interface Entry {

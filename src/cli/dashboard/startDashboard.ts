@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CliError } from '../errors.js';
-import { DashboardFeed, sseMessage, type DashboardFeedOptions } from './dashboardFeed.js';
+import { CliError } from '../CliError.js';
+import { DashboardFeed, sseMessage, type DashboardFeedOptions } from './DashboardFeed.js';
 import { dashboardPage } from './page/dashboardPage.js';
 
 /** Options of {@link startDashboard}. */

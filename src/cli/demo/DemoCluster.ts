@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
 import { FakeKubeApiServer } from '../../testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import { ClusterSimulator, type SimulatorOptions } from './clusterSimulator.js';
+import { ClusterSimulator, type SimulatorOptions } from './ClusterSimulator.js';
 import { demoDeploymentController } from './demoDeploymentController.js';
 
 /** Options of {@link DemoCluster.start}. */

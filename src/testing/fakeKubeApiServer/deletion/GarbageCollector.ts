@@ -1,8 +1,8 @@
 import { versionOf } from '../../../objects/versionOf.js';
 import type { KubernetesObject, ResourceRef } from '../../../types.js';
 import { jsonEqual } from '../jsonEqual.js';
-import type { ObjectStore, StoredEvent } from '../objectStore.js';
-import type { ResourceTypes } from '../resourceTypes.js';
+import type { ObjectStore, StoredEvent } from '../ObjectStore.js';
+import type { ResourceTypes } from '../ResourceTypes.js';
 import { deleteObject, writeUpdate } from './deleteObject.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './finalizers.js';
 import type { PropagationPolicy } from './options.js';

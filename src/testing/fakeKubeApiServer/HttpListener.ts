@@ -3,10 +3,10 @@ import { createSecureServer } from 'node:http2';
 import type { ServerHttp2Session } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
-import { Http2SessionRecorder } from './http2SessionRecorder.js';
+import { Http2SessionRecorder } from './Http2SessionRecorder.js';
 import { isHttp2 } from './protocol.js';
 import type { Reply, Request } from './protocol.js';
-import { appendBounded } from './records.js';
+import { appendBounded } from './appendBounded.js';
 import type { TlsMaterial } from './tls.js';
 import type { ConnectionLogEntry } from './types.js';
 

@@ -2,7 +2,7 @@ import { requestJson } from '../../client/request.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
 import type { Cluster } from '../../types.js';
 import { redactSecrets } from '../../security/redactSecrets.js';
-import { CliError, describeFailure } from '../errors.js';
+import { CliError, describeFailure } from '../CliError.js';
 import { checkCrd, type Crd } from './crd.js';
 
 /** How long reading one CRD may take. */

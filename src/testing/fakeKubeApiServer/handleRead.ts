@@ -1,18 +1,18 @@
 import { pods } from '../../objects/resources.js';
 import { columnsFor } from './columns.js';
-import { handleList } from './listHandler.js';
+import { handleList } from './handleList.js';
 import { contentTypeOf, negotiate } from './negotiate.js';
 import { sendJson } from './send.js';
 import { objectBody, watchShape } from './shapes.js';
-import { objectKey } from './objectStore.js';
+import { objectKey } from './ObjectStore.js';
 import type { Route } from './paths.js';
 import { describeResourcePath } from '../../objects/resourcePath.js';
-import { parseLogQuery } from './podLogs.js';
+import { parseLogQuery } from './PodLogs.js';
 import type { Reply } from './protocol.js';
 import { parseCollectionQuery } from './query.js';
-import type { ServerContext } from './serverContext.js';
+import type { ServerContext } from './ServerContext.js';
 import { StatusError, statusBody, tooLarge } from './statusBody.js';
-import { ServedWatch } from './servedWatch.js';
+import { ServedWatch } from './ServedWatch.js';
 
 function notFound(plural: string, name: string): StatusError {
   return new StatusError(

@@ -1,11 +1,11 @@
-import type { GarbageCollector } from './deletion/garbageCollector.js';
-import type { FaultInjector } from './faults.js';
-import type { ObjectStore } from './objectStore.js';
-import type { PodLogs } from './podLogs.js';
+import type { GarbageCollector } from './deletion/GarbageCollector.js';
+import type { FaultInjector } from './FaultInjector.js';
+import type { ObjectStore } from './ObjectStore.js';
+import type { PodLogs } from './PodLogs.js';
 import type { Request } from './protocol.js';
-import type { ResourceTypes } from './resourceTypes.js';
+import type { ResourceTypes } from './ResourceTypes.js';
 import type { RecordedRequest } from './types.js';
-import type { ServedWatch } from './servedWatch.js';
+import type { ServedWatch } from './ServedWatch.js';
 
 /** What the request handler shares with the server. */
 export interface ServerContext {

@@ -4,7 +4,7 @@ import type { DeleteRequest } from './deletion/deleteObject.js';
 import { warningHeaders } from './deletion/finalizers.js';
 import { readDeleteOptions, validateDeleteOptions } from './deletion/options.js';
 import type { DeleteOptions, PropagationPolicy } from './deletion/options.js';
-import type { ObjectStore } from './objectStore.js';
+import type { ObjectStore } from './ObjectStore.js';
 import { parseCollectionQuery } from './query.js';
 import type { Route } from './paths.js';
 import type { Reply, Request } from './protocol.js';

@@ -1,5 +1,5 @@
 import type { FailOptions, FakeServerFaults } from './types.js';
-import type { WatchFaultPlan } from './servedWatch.js';
+import type { WatchFaultPlan } from './ServedWatch.js';
 
 interface Counted<T> {
   value: T;
