@@ -16,7 +16,14 @@ export interface LabelSelector {
   /** `{ key: value }` pairs; each is the requirement `key In (value)`. */
   matchLabels?: { [key: string]: string };
   /** Requirements on keys: `In` and `NotIn` with `values`, `Exists` and `DoesNotExist` without. */
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+  matchExpressions?: {
+    /** The label key the requirement is on. */
+    key: string;
+    /** `In`, `NotIn`, `Exists` or `DoesNotExist`. */
+    operator: string;
+    /** The values of `In` and `NotIn` (at least one); none for `Exists` and `DoesNotExist`. */
+    values?: string[];
+  }[];
 }
 
 /** Parsed selector strings, so a selector applied to every object of a store is parsed once. */
