@@ -47,7 +47,10 @@ export interface FakeKubeApiServerOptions {
 }
 
 /**
- * A custom resource for {@link FakeKubeApiServer.defineResource}, as a CRD would declare it.
+ * A custom resource for {@link FakeKubeApiServer.defineResource}, as a CRD would declare it: the
+ * input form (optional fields, kube-apiserver's defaults) of the one resource-type record the
+ * server, its discovery and the command share (`ResourceType` in src/objects), which the server
+ * makes of it through the CRD it writes.
  *
  * @example
  * server.defineResource({
