@@ -1,6 +1,6 @@
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from './types.js';
-import { linkedAbort } from './client/linkedAbort.js';
-import { openWatchStream, type WatchStream } from './client/watchStream.js';
+import { linkedAbort } from './client/request/linkedAbort.js';
+import { openWatchStream, type WatchStream } from './client/watch/openWatch.js';
 import { watchPayload } from './sources/watchPayload.js';
 import { isObjectArgument } from './objects/argumentChecks.js';
 

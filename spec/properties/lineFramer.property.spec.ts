@@ -6,8 +6,8 @@
  */
 import { describe, it } from '@jest/globals';
 import fc from 'fast-check';
-import { LineFramer } from '../../src/client/lineFramer.js';
-import { WatchLineDecoder } from '../../src/client/watchLineDecoder.js';
+import { LineFramer } from '../../src/client/watch/lineFramer.js';
+import { WatchLineDecoder } from '../../src/client/watch/watchLineDecoder.js';
 import type { WatchEvent } from '../../src/types.js';
 import { checkProperty } from './settings.js';
 

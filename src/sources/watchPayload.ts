@@ -1,7 +1,7 @@
-import { objectDecoder } from '../shapes/decodeObject.js';
+import { objectDecoder } from '../shapes/objectDecoder.js';
 import { METADATA_WATCH_ACCEPT } from '../shapes/metadataOnly.js';
 import type { ResourceRef, WatchOptions } from '../types.js';
-import type { WatchPayload } from '../client/watchStream.js';
+import type { WatchPayload } from '../client/watch/openWatch.js';
 import { requestArgumentsError } from '../objects/argumentChecks.js';
 
 /**

@@ -1,5 +1,5 @@
 // Node-free: the undici and node:http2 transport (exchange.ts), the fetch one (fetchExchange.ts)
-// and the request core (src/client/request.ts) merge headers with this one function.
+// and the request core (src/client/request/request.ts) merge headers with this one function.
 
 /**
  * Request headers as sent: each layer's names in lower case, later layers winning (the

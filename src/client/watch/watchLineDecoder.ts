@@ -1,6 +1,6 @@
-import { WatchError } from '../WatchError.js';
+import { WatchError } from '../../WatchError.js';
 import { transformFailure } from './transformFailure.js';
-import type { Logger, ObjectTransform, WatchEvent } from '../types.js';
+import type { Logger, ObjectTransform, WatchEvent } from '../../types.js';
 import { LineFramer } from './lineFramer.js';
 
 /** Default bound on one line of a watch stream: 16 MiB. */

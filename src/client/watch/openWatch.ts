@@ -1,7 +1,13 @@
-import type { Cluster, ObjectTransform, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import { streamRequest, type StreamControl } from './streamRequest.js';
+import type {
+  Cluster,
+  ObjectTransform,
+  ResourceRef,
+  WatchEvent,
+  WatchOptions,
+} from '../../types.js';
+import { streamRequest, type StreamControl } from '../request/streamRequest.js';
 import { WatchLineDecoder } from './watchLineDecoder.js';
-import { watchRequest } from './watchRequest.js';
+import { watchRequest } from './watchQuery.js';
 
 /** Where one watch stream delivers. */
 export interface WatchStreamSink<T> {

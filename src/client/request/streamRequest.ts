@@ -1,6 +1,6 @@
-import { WatchError } from '../WatchError.js';
-import type { Cluster, Logger } from '../types.js';
-import type { ResponseBody } from '../transport/body.js';
+import { WatchError } from '../../WatchError.js';
+import type { Cluster, Logger } from '../../types.js';
+import type { ResponseBody } from '../../transport/body.js';
 import { openStream } from './request.js';
 
 /** One streaming GET: a watch, a watch of Tables, a followed log. */

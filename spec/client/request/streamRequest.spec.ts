@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { WatchError } from '../../src/WatchError.js';
-import { streamRequest, type StreamReader } from '../../src/client/streamRequest.js';
-import { RawServer } from '../support/rawServer.js';
-import { sleep, until } from '../support/wait.js';
+import { WatchError } from '../../../src/WatchError.js';
+import { streamRequest, type StreamReader } from '../../../src/client/request/streamRequest.js';
+import { RawServer } from '../../support/rawServer.js';
+import { sleep, until } from '../../support/wait.js';
 
 // The one streaming request core (watches, watches of Tables, pod logs) on loopback HTTP/1.1:
 // what it sends, what the reader hears and when it hears nothing more.

@@ -1,8 +1,8 @@
 import { Observable } from 'rxjs';
-import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import { linkedAbort } from './linkedAbort.js';
-import { isObjectArgument } from '../objects/argumentChecks.js';
-import { openWatchStream, type WatchPayload } from './watchStream.js';
+import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../../types.js';
+import { linkedAbort } from '../request/linkedAbort.js';
+import { isObjectArgument } from '../../objects/argumentChecks.js';
+import { openWatchStream, type WatchPayload } from './openWatch.js';
 
 /**
  * One watch stream as a cold Observable: what `fromWatch` connects with, and the command's
