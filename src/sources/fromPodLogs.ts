@@ -116,7 +116,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
     const { logger } = options;
     const request = { path, query, accept, logger, broken: 'the log stream failed' };
     const stream = streamRequest(cluster, request, controller.signal, {
-      failed: (error) => subscriber.error(error),
+      fail: (error) => subscriber.error(error),
       bytes: (buffer, start, end) => {
         if (framer.write(buffer, start, end) || !framer.tooLong) return !subscriber.closed;
         subscriber.error(tooLong());

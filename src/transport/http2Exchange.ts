@@ -125,7 +125,7 @@ export class Http2Exchange extends ExchangeBody {
   }
 
   pause(): void {
-    this.stream?.pause();
+    if (this.phase === 'answered') this.stream?.pause();
   }
 
   resume(): void {

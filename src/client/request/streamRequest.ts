@@ -1,6 +1,6 @@
 import { WatchError } from '../../WatchError.js';
 import type { Cluster, Logger } from '../../types.js';
-import type { ResponseBody } from '../../transport/body.js';
+import type { BodySink, ResponseBody } from '../../transport/body.js';
 import { openStream } from './request.js';
 
 /** One streaming GET: a watch, a watch of Tables, a followed log. */
@@ -16,22 +16,6 @@ export interface StreamRequest {
   logger?: Logger;
 }
 
-/** What reads one streaming answer. */
-export interface StreamReader {
-  /**
-   * Body bytes `buffer[start, end)`, valid only during the call; false stops the reading (the
-   * reader is done, or its consumer is gone) and releases the request.
-   */
-  bytes(buffer: Uint8Array, start: number, end: number): boolean;
-  /** The body ended. */
-  end(): void;
-  /**
-   * The request failed: before a body (its status as a {@link WatchError}, a network failure,
-   * an invalid request), or mid-way (SYSTEM_ERROR, 0, with {@link StreamRequest.broken}).
-   */
-  failed(error: WatchError): void;
-}
-
 /** A running streaming request. */
 export interface StreamControl {
   /** Stops reading from the server (backpressure) until `resume()`. */
@@ -45,39 +29,39 @@ export interface StreamControl {
  * The one streaming request core of kube-rx, under watches (`fromWatch`, `watchResource`, the
  * command's watch of Tables) and pod logs: it sends the GET (credentials resolved afresh, the
  * Accept header, the query), maps a non-2xx answer or a network failure to a
- * {@link WatchError}, and feeds the body's bytes to `reader` straight from each read (no
- * promise, generator step or stream event per chunk). The reader hears at most one of `end` and
- * `failed`, nothing after `bytes` returned false, and nothing once `close()` was called or
- * `signal` aborted. A {@link WatchError} in place of the request (it did not validate) is told
- * to `failed` as a failure of the request would be: asynchronously.
+ * {@link WatchError}, and hands `sink` to the body: its bytes straight from each read (no
+ * promise, generator step or stream event per chunk), its end, and a body that breaks mid-way as
+ * `fail` (SYSTEM_ERROR, 0, with {@link StreamRequest.broken}). The sink is the transport's
+ * {@link BodySink}, the same type from the socket to the decoder; the body is its guard (at most
+ * one of `end` and `fail`, nothing after `bytes` returned false, after `close()` or once `signal`
+ * aborted), and this core guards the time before the body: a request that failed before it (its
+ * status, a network failure, a {@link WatchError} in place of a request that did not validate)
+ * is told to `fail`, asynchronously, unless it was closed or aborted first.
  *
  * ```
  * server:  --chunk--chunk--|        server 403:  |         server breaks:  --chunk--X
- * reader:  --bytes--bytes--end      reader:      failed    reader:         --bytes--failed
+ * sink:    --bytes--bytes--end      sink:        fail      sink:           --bytes--fail
  * ```
  *
  * @example
  * const control = streamRequest(kc, { path, query, broken: 'the log stream failed' }, signal, {
  *   bytes: (buffer, start, end) => framer.write(buffer, start, end),
  *   end: () => framer.end(),
- *   failed: (error) => console.error(error.message),
+ *   fail: (error) => console.error(error.message),
  * });
  */
 export function streamRequest(
   cluster: Cluster,
   request: StreamRequest | WatchError,
   signal: AbortSignal,
-  reader: StreamReader,
+  sink: BodySink<WatchError>,
 ): StreamControl {
   let body: ResponseBody | undefined;
-  /** Closed, aborted, or the reader was told its end: nothing more reaches the reader. */
-  let over = false;
+  /** Closed by the caller: a body that arrives after is released unread. */
+  let closed = false;
   let paused = false;
-  const live = () => !over && !signal.aborted;
-  const fail = (error: WatchError) => {
-    if (!live()) return;
-    over = true;
-    reader.failed(error);
+  const failBeforeBody = (error: WatchError) => {
+    if (!closed && !signal.aborted) sink.fail(error);
   };
   const opening = !(request instanceof WatchError)
     ? openStream(cluster, request.path, request.query, signal, {
@@ -87,28 +71,23 @@ export function streamRequest(
     : Promise.resolve({ ok: false as const, error: request });
   opening.then(
     (opened) => {
-      if (!live()) return opened.ok && opened.body.release();
-      if (!opened.ok) return fail(opened.error);
+      if (closed || signal.aborted) return opened.ok && opened.body.release();
+      if (!opened.ok) return failBeforeBody(opened.error);
       const { path, broken } = request as StreamRequest;
       body = opened.body;
+      // The caller's sink as it is, but for the transport's cause of a broken body: one object
+      // per request, nothing per chunk.
       body.start({
-        bytes: (buffer, start, end) => {
-          if (!live()) return false;
-          if (reader.bytes(buffer, start, end)) return live();
-          over = true;
-          return false;
-        },
-        end: () => {
-          if (!live()) return;
-          over = true;
-          reader.end();
-        },
-        fail: (cause) => fail(WatchError.network(path, cause, broken)),
+        bytes: (buffer, start, end) => sink.bytes(buffer, start, end),
+        end: () => sink.end(),
+        fail: (cause) => sink.fail(WatchError.network(path, cause, broken)),
       });
-      if (paused && !over) body.pause();
+      // Starting resumes a body held paused for want of a sink (nothing once it is over).
+      if (paused) body.pause();
     },
     // openStream() reports failures as results; this guards against a bug, still as data.
-    (cause) => fail(WatchError.network(request instanceof WatchError ? '' : request.path, cause)),
+    (cause) =>
+      failBeforeBody(WatchError.network(request instanceof WatchError ? '' : request.path, cause)),
   );
   return {
     pause: () => {
@@ -117,10 +96,10 @@ export function streamRequest(
     },
     resume: () => {
       paused = false;
-      if (!over) body?.resume();
+      body?.resume();
     },
     close: () => {
-      over = true;
+      closed = true;
       body?.release();
     },
   };
