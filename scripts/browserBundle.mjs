@@ -3,7 +3,7 @@
 //
 // The transport is chosen by entry point, not at run time: a module `X.ts` of src/ that has a
 // sibling `X.browser.ts` is replaced by it in this bundle: src/transport/platform.ts (fetch +
-// ReadableStream instead of undici, no zlib) and src/client/platform.ts (no KubeConfig adapter).
+// ReadableStream instead of undici, no zlib) and src/client/connection/platform.ts (no KubeConfig adapter).
 // Node runs the modules as they are.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

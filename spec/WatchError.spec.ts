@@ -8,7 +8,7 @@ import {
   isInvalid,
   isNotFound,
 } from '../src/WatchError.js';
-import { rememberCredentials } from '../src/client/credentials.js';
+import { rememberCredentials } from '../src/client/connection/rememberCredentials.js';
 
 // The named constructors are the one place a WatchError is built in src/ (besides the test kit's
 // watchError builder): each kind of failure gets its type, status and message shape here.

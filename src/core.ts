@@ -37,7 +37,7 @@ export { fromWatch } from './sources/fromWatch.js';
 export { fromList, DEFAULT_LIST_LIMIT } from './sources/fromList.js';
 export { fromPodLogs } from './sources/fromPodLogs.js';
 export type { PodLogsOptions } from './sources/fromPodLogs.js';
-export { resolveConnection } from './client/resolveConnection.js';
+export { resolveConnection } from './client/connection/resolveConnection.js';
 export { resourcePath } from './objects/resourcePath.js';
 export type { ResourceLocation } from './objects/resourcePath.js';
 export {

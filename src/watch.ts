@@ -1,6 +1,7 @@
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from './types.js';
-import { linkedAbort } from './client/linkedAbort.js';
-import { openWatchStream, type WatchStream } from './client/watchStream.js';
+import { linkedAbort } from './client/request/linkedAbort.js';
+import { openWatch } from './client/watch/openWatch.js';
+import type { StreamControl } from './client/request/streamRequest.js';
 import { watchPayload } from './sources/watchPayload.js';
 import { isObjectArgument } from './objects/argumentChecks.js';
 
@@ -47,10 +48,10 @@ export async function* watchResource<T = KubernetesObject>(
   let queue: WatchEvent<T>[] = [];
   let ended = false;
   let paused = false;
-  let stream: WatchStream | undefined;
+  let stream: StreamControl | undefined;
   try {
     const payload = watchPayload(resource, options);
-    stream = openWatchStream<T>(cluster, resource, options, payload, controller.signal, {
+    stream = openWatch<T>(cluster, resource, options, payload, controller.signal, {
       event: (event) => {
         queue.push(event);
         if (queue.length >= HIGH_WATER_EVENTS && !paused) {

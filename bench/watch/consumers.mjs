@@ -349,9 +349,11 @@ export const consumers = {
     plainOnly: true,
     label: 'kube-rx transport alone (no parsing)',
     async load({ server, events }) {
-      // The current build has it in client/request.js; builds before the client layer in
-      // sources/request.js, and before the undici transport in sources/streamingBody.js.
-      const { openStream } = await import(dist('client/request.js'))
+      // The current build has it in client/request/request.js; earlier ones in client/request.js,
+      // builds before the client layer in sources/request.js, and before the undici transport in
+      // sources/streamingBody.js.
+      const { openStream } = await import(dist('client/request/request.js'))
+        .catch(() => import(dist('client/request.js')))
         .catch(() => import(dist('sources/request.js')))
         .catch(() => import(dist('sources/streamingBody.js')));
       const kc = await kubeConfig(server);
@@ -395,10 +397,14 @@ export const consumers = {
     kubeRx: true,
     label: 'kube-rx decoder, in memory (no I/O)',
     async load({ events }) {
-      // client/ since the one request core; sources/ in builds before it (--alt runs).
-      const { WatchLineDecoder } = await import(dist('client/watchLineDecoder.js')).catch(
-        () => import(dist('sources/watchLineDecoder.js')),
-      );
+      // client/watch/ since client/ has subfolders, client/ since the one request core, sources/
+      // in builds before it (--alt runs).
+      const { WatchLineDecoder } = await import(dist('client/watch/watchLineDecoder.js'))
+        .catch(() => import(dist('client/watchLineDecoder.js')))
+        .catch(() => import(dist('sources/watchLineDecoder.js')));
+      // Since it is the body's sink it takes a consumer and is written with bytes(); before, an
+      // emit function and write().
+      const isSink = typeof WatchLineDecoder.prototype.bytes === 'function';
       const { lines, modifiedAt } = prebuiltLines(events);
       const chunks = (from, to) => {
         const bytes = Buffer.from(lines.slice(from, to).join('\n') + '\n', 'latin1');
@@ -412,16 +418,20 @@ export const consumers = {
       return async () => {
         const tally = new Tally(events);
         let done = false;
-        const decoder = new WatchLineDecoder(
-          (event) => {
-            if (done) return;
-            if (event.type === 'ERROR') throw event.error;
-            if (tally.add(event.type, event.object)) done = true;
-          },
-          { resourcePath: '/api/v1/pods' },
-        );
-        for (const chunk of first) if (done || !decoder.write(chunk)) break;
-        while (!done) for (const chunk of cycle) if (done || !decoder.write(chunk)) break;
+        const event = (event) => {
+          if (done) return;
+          if (event.type === 'ERROR') throw event.error;
+          if (tally.add(event.type, event.object)) done = true;
+        };
+        const config = { resourcePath: '/api/v1/pods' };
+        const decoder = isSink
+          ? new WatchLineDecoder({ event, end: () => {} }, config)
+          : new WatchLineDecoder(event, config);
+        const write = isSink
+          ? (chunk) => decoder.bytes(chunk, 0, chunk.length)
+          : (chunk) => decoder.write(chunk);
+        for (const chunk of first) if (done || !write(chunk)) break;
+        while (!done) for (const chunk of cycle) if (done || !write(chunk)) break;
         return tally;
       };
     },

@@ -3,8 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { bundleBrowser, nodeTracesOfBundle } from '../../scripts/browserBundle.mjs';
 import * as browserEntry from '../../src/browser.js';
 import * as nodeEntry from '../../src/index.js';
-import * as browserClientPlatform from '../../src/client/platform.browser.js';
-import * as nodeClientPlatform from '../../src/client/platform.js';
+import * as browserClientPlatform from '../../src/client/connection/platform.browser.js';
+import * as nodeClientPlatform from '../../src/client/connection/platform.js';
 import * as browserPlatform from '../../src/transport/platform.browser.js';
 import * as nodePlatform from '../../src/transport/platform.js';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Subscription } from 'rxjs';
 import { leaderElection } from '../../src/controller/leaderElection.js';
 import type { LeaderElectionConfig } from '../../src/controller/LeaderElectionConfig.js';
-import { kubeConfigConnection } from '../../src/client/kubeConfigConnection.js';
+import { kubeConfigConnection } from '../../src/client/connection/kubeConfigConnection.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { ClusterConnection, KubernetesObject, ResourceRef } from '../../src/types.js';
 import { WatchError } from '../../src/WatchError.js';

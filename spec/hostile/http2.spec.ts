@@ -1,6 +1,6 @@
 import http2 from 'node:http2';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { transportSettings } from '../../src/transport/settings.js';
+import { transportSettings } from '../../src/transport/transportSettings.js';
 import { line, rawPod } from '../support/rawServer.js';
 import { until } from '../support/wait.js';
 import { H2Server, expectUndisturbed, startHealthy, type HealthyWatch } from './h2Server.js';

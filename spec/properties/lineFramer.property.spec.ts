@@ -6,8 +6,8 @@
  */
 import { describe, it } from '@jest/globals';
 import fc from 'fast-check';
-import { LineFramer } from '../../src/client/lineFramer.js';
-import { WatchLineDecoder } from '../../src/client/watchLineDecoder.js';
+import { LineFramer } from '../../src/client/watch/lineFramer.js';
+import { WatchLineDecoder } from '../../src/client/watch/watchLineDecoder.js';
 import type { WatchEvent } from '../../src/types.js';
 import { checkProperty } from './settings.js';
 
@@ -107,18 +107,21 @@ const watchLine = fc.oneof(
 function decode(bytes: Buffer, cuts: number[], strict: boolean, maxLineBytes: number) {
   const events: unknown[] = [];
   const decoder = new WatchLineDecoder<unknown>(
-    (event: WatchEvent<unknown>) => (
-      events.push(
-        event.type === 'ERROR' ? ['ERROR', event.error.errorType, event.error.message] : event,
+    {
+      event: (event: WatchEvent<unknown>) => (
+        events.push(
+          event.type === 'ERROR' ? ['ERROR', event.error.errorType, event.error.message] : event,
+        ),
+        true
       ),
-      true
-    ),
+      end: () => {},
+    },
     { resourcePath: '/api/v1/pods', strict, maxLineBytes, logger: { warn: () => {} } },
   );
   let start = 0;
   let going = true;
   for (const end of [...cuts, bytes.length]) {
-    if (going) going = decoder.write(bytes, start, end);
+    if (going) going = decoder.bytes(bytes, start, end);
     start = end;
   }
   if (going) decoder.end();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
-import { resolveKubeConfig } from '../../src/client/kubeConfigConnection.js';
+import { resolveKubeConfig } from '../../src/client/connection/kubeConfigConnection.js';
 import { basicAuthorization } from '../../src/security/basicAuthorization.js';
 
 describe('basicAuthorization', () => {

@@ -10,7 +10,7 @@ import {
   redactSecrets,
   rememberSecret,
 } from '../../src/security/redactSecrets.js';
-import { answerToWatchError } from '../../src/client/answerToWatchError.js';
+import { answerToWatchError } from '../../src/client/request/answerToWatchError.js';
 import { RawServer } from '../support/rawServer.js';
 import { everythingFrom } from './support.js';
 

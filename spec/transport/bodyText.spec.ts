@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readBody } from '../../src/client/readBody.js';
+import { readBody } from '../../src/client/request/readBody.js';
 import type { BodySink, ResponseBody } from '../../src/transport/body.js';
 import { bodyText } from '../../src/transport/bodyText.js';
 import { bodyText as browserBodyText } from '../../src/transport/platform.browser.js';

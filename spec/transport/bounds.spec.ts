@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import type net from 'node:net';
 import { promisify } from 'node:util';
 import { pods } from '../../src/objects/resources.js';
-import { transportSettings } from '../../src/transport/settings.js';
+import { transportSettings } from '../../src/transport/transportSettings.js';
 import type { WatchEvent } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
@@ -59,7 +59,7 @@ describe('what bounds a request, and what does not', () => {
       const script = `
         import { lastValueFrom } from 'rxjs';
         import { fromList } from './src/sources/fromList.ts';
-        import { transportSettings } from './src/transport/settings.ts';
+        import { transportSettings } from './src/transport/transportSettings.ts';
         import { buildKubeConfig } from './src/testing/fakeKubeApiServer/kubeConfig.ts';
         transportSettings.keepAliveIdleMs = 60_000;
         const kc = buildKubeConfig(${JSON.stringify(raw.url)}, undefined, 't', { context: 'raw' });

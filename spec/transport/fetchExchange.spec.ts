@@ -13,8 +13,8 @@ jest.unstable_mockModule(
   () => import('../../src/transport/platform.browser.js'),
 );
 jest.unstable_mockModule(
-  '../../src/client/platform.js',
-  () => import('../../src/client/platform.browser.js'),
+  '../../src/client/connection/platform.js',
+  () => import('../../src/client/connection/platform.browser.js'),
 );
 const { fromWatch } = await import('../../src/sources/fromWatch.js');
 const { fromList } = await import('../../src/sources/fromList.js');

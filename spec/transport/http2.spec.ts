@@ -5,7 +5,7 @@ import {
   type LifecycleEvent,
 } from '../../src/operators/resumeFromResourceVersion.js';
 import { toStore } from '../../src/operators/toStore.js';
-import { kubeConfigConnection } from '../../src/client/kubeConfigConnection.js';
+import { kubeConfigConnection } from '../../src/client/connection/kubeConfigConnection.js';
 import { fromList } from '../../src/sources/fromList.js';
 import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
@@ -14,8 +14,8 @@ import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
 import type { KubernetesObject, WatchEvent } from '../../src/types.js';
 import { watchResource } from '../../src/watch.js';
-import { resolveConnection } from '../../src/client/resolveConnection.js';
-import { transportSettings } from '../../src/transport/settings.js';
+import { resolveConnection } from '../../src/client/connection/resolveConnection.js';
+import { transportSettings } from '../../src/transport/transportSettings.js';
 import net from 'node:net';
 import { collect } from '../support/rawServer.js';
 import { until } from '../support/wait.js';

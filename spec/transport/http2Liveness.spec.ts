@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { KubeConfig } from '@kubernetes/client-node';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import { pods } from '../../src/objects/resources.js';
-import { transportSettings } from '../../src/transport/settings.js';
+import { transportSettings } from '../../src/transport/transportSettings.js';
 import type { WatchEvent } from '../../src/types.js';
 import { removeTempDirs, tempDir } from '../support/tempDirs.js';
 import { sleep, until } from '../support/wait.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { connectionsFor } from '../../src/transport/targetConnections.js';
-import { transportSettings } from '../../src/transport/settings.js';
+import { transportSettings } from '../../src/transport/transportSettings.js';
 import type { OutgoingRequest } from '../../src/transport/outgoingRequest.js';
 import type { ExchangeResult } from '../../src/transport/body.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';

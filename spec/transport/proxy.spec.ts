@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { lastValueFrom, toArray } from 'rxjs';
-import { resolveConnection } from '../../src/client/resolveConnection.js';
+import { resolveConnection } from '../../src/client/connection/resolveConnection.js';
 import { fromList } from '../../src/sources/fromList.js';
 import { fromPodLogs } from '../../src/sources/fromPodLogs.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';

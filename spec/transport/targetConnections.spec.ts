@@ -3,7 +3,7 @@ import { lastValueFrom } from 'rxjs';
 import { fromList } from '../../src/sources/fromList.js';
 import { pods } from '../../src/objects/resources.js';
 import { connectionsFor } from '../../src/transport/targetConnections.js';
-import { transportSettings } from '../../src/transport/settings.js';
+import { transportSettings } from '../../src/transport/transportSettings.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { until } from '../support/wait.js';
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import type { Subscription } from 'rxjs';
-import { kubeConfigConnection } from '../../src/client/kubeConfigConnection.js';
+import { kubeConfigConnection } from '../../src/client/connection/kubeConfigConnection.js';
 import { fromWatch } from '../../src/sources/fromWatch.js';
 import { pods } from '../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { pod } from '../../src/testing/marbles/builders.js';
-import { transportSettings } from '../../src/transport/settings.js';
+import { transportSettings } from '../../src/transport/transportSettings.js';
 import { ConnectProxy } from '../support/connectProxy.js';
 import { until } from '../support/wait.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { kubeConfigConnection } from '../client/kubeConfigConnection.js';
+import { kubeConfigConnection } from '../client/connection/kubeConfigConnection.js';
 import type { ClusterConnection } from '../types.js';
 import { DemoCluster } from './demo/DemoCluster.js';
 import { CliError } from './CliError.js';

@@ -1,5 +1,5 @@
 import { resourceIdentity } from '../objects/resourceIdentity.js';
-import { watchRequest } from '../client/watchRequest.js';
+import { watchRequest } from '../client/watch/watchRequest.js';
 import { assertObjectArgument, isObjectArgument } from '../objects/argumentChecks.js';
 import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';

@@ -1,4 +1,4 @@
-import { watchRequest } from '../client/watchRequest.js';
+import { watchRequest } from '../client/watch/watchRequest.js';
 import { assertObjectArgument } from '../objects/argumentChecks.js';
 import { throwError, type Observable } from 'rxjs';
 import { fromWatch } from '../sources/fromWatch.js';

@@ -1,6 +1,6 @@
 import { WatchError } from '../WatchError.js';
 import { throwError, type Observable } from 'rxjs';
-import { objectDecoder } from '../shapes/decodeObject.js';
+import { objectDecoder } from '../shapes/objectDecoder.js';
 import { METADATA_LIST_ACCEPT } from '../shapes/metadataOnly.js';
 import type {
   Cluster,
@@ -10,9 +10,9 @@ import type {
   ObjectTransform,
   ResourceRef,
 } from '../types.js';
-import { fromAbortable } from '../client/fromAbortable.js';
-import { listPages, type DecodedPage } from '../client/listPages.js';
-import { transformFailure } from '../client/transformFailure.js';
+import { fromAbortable } from '../client/request/fromAbortable.js';
+import { listPages, type DecodedPage } from '../client/request/listPages.js';
+import { transformFailure } from '../client/watch/transformFailure.js';
 import { resourcePath } from '../objects/resourcePath.js';
 import { describeType, quoteValue, requestArgumentsError } from '../objects/argumentChecks.js';
 

@@ -2,11 +2,11 @@ import { objectArgumentProblem, quoteValue } from '../objects/argumentChecks.js'
 import { WatchError } from '../WatchError.js';
 import { Observable } from 'rxjs';
 import type { Cluster, Logger } from '../types.js';
-import { linkedAbort } from '../client/linkedAbort.js';
-import { streamRequest } from '../client/streamRequest.js';
-import { LineFramer, isLineBound } from '../client/lineFramer.js';
+import { linkedAbort } from '../client/request/linkedAbort.js';
+import { streamRequest } from '../client/request/streamRequest.js';
+import { LineFramer, isLineBound } from '../client/watch/lineFramer.js';
 import { assertSegment, resourcePath } from '../objects/resourcePath.js';
-import { DEFAULT_MAX_LINE_BYTES } from '../client/watchLineDecoder.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../client/watch/watchLineDecoder.js';
 
 /** Which log lines {@link fromPodLogs} reads. */
 export interface PodLogsOptions {
@@ -116,7 +116,7 @@ export function fromPodLogs(cluster: Cluster, options: PodLogsOptions): Observab
     const { logger } = options;
     const request = { path, query, accept, logger, broken: 'the log stream failed' };
     const stream = streamRequest(cluster, request, controller.signal, {
-      failed: (error) => subscriber.error(error),
+      fail: (error) => subscriber.error(error),
       bytes: (buffer, start, end) => {
         if (framer.write(buffer, start, end) || !framer.tooLong) return !subscriber.closed;
         subscriber.error(tooLong());

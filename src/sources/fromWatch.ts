@@ -3,7 +3,7 @@ import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions }
 import { isObjectArgument, requestArgumentsError } from '../objects/argumentChecks.js';
 import { fromList } from './fromList.js';
 import { createWatchSource, type WatchSource } from './WatchSource.js';
-import { watchStreamEvents } from '../client/watchStreamEvents.js';
+import { watchStreamEvents } from '../client/watch/watchStreamEvents.js';
 import { watchPayload } from './watchPayload.js';
 
 /**

@@ -1,7 +1,7 @@
-import { objectDecoder } from '../shapes/decodeObject.js';
+import { objectDecoder } from '../shapes/objectDecoder.js';
 import { METADATA_WATCH_ACCEPT } from '../shapes/metadataOnly.js';
 import type { ResourceRef, WatchOptions } from '../types.js';
-import type { WatchPayload } from '../client/watchStream.js';
+import type { WatchPayload } from '../client/watch/openWatch.js';
 import { requestArgumentsError } from '../objects/argumentChecks.js';
 
 /**
@@ -10,7 +10,7 @@ import { requestArgumentsError } from '../objects/argumentChecks.js';
  * `watchResource` and `fromWatch`, so both make exactly the same request.
  *
  * @example
- * openWatchStream(kc, pods, options, watchPayload(pods, options), signal, sink);
+ * openWatch(kc, pods, options, watchPayload(pods, options), signal, consumer);
  */
 export function watchPayload(resource: ResourceRef<unknown>, options: WatchOptions): WatchPayload {
   // Called before the request is validated: arguments that are not objects get the plain

@@ -1,18 +1,32 @@
-/** Where a {@link ResponseBody} delivers its bytes. */
-export interface BodySink {
-  /** Bytes `buffer[start, end)`, valid only during the call; false stops the delivery. */
+/**
+ * Where a body's bytes go: the one sink type from the transport up to the decoder. The
+ * transport's {@link ResponseBody} delivers to it; the request core (`streamRequest`) hands the
+ * caller's sink to the body with only `fail` translated (a transport cause becomes a
+ * `WatchError`: `Failure`); the watch's line decoder is one. The guard is the body's (see
+ * {@link ResponseBody}): a sink never checks whether it may still be called.
+ */
+export interface BodySink<Failure = unknown> {
+  /**
+   * Bytes `buffer[start, end)`, valid only during the call (they may live in a reused read
+   * buffer); false stops the delivery and releases the request.
+   */
   bytes(buffer: Uint8Array, start: number, end: number): boolean;
   /** The body is complete. */
   end(): void;
-  /** The body failed mid-way (never called after `release()`). */
-  fail(cause: unknown): void;
+  /** The body failed mid-way. */
+  fail(cause: Failure): void;
 }
 
-/** The open body of an answer, whatever protocol carries it. */
+/**
+ * The open body of an answer, whatever protocol carries it. It is the one guard of its sink:
+ * the sink hears at most one of `end` and `fail`, and nothing after it, after `bytes` returned
+ * false, after `release()` or once the request's signal aborted (a call under way, in which
+ * either happened, is the sink's to finish).
+ */
 export interface ResponseBody {
   /** Starts delivering to `sink`, synchronously from each chunk. Call once. */
   start(sink: BodySink): void;
-  /** Stops reading (backpressure) until `resume()`. */
+  /** Stops reading (backpressure) until `resume()`; nothing once the body is over. */
   pause(): void;
   resume(): void;
   /** Cancels the request if it is still running (socket closed, or stream reset); idempotent. */

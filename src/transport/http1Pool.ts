@@ -1,9 +1,9 @@
 import type { Socket } from 'node:net';
 import { Client, type buildConnector } from 'undici';
 import type { ExchangeResult } from './body.js';
-import { sendThrough } from './http1Exchange.js';
+import { sendThrough } from './sendThrough.js';
 import type { OutgoingRequest } from './outgoingRequest.js';
-import { transportSettings } from './settings.js';
+import { transportSettings } from './transportSettings.js';
 
 /** One connection: an undici Client that never pipelines, and the socket it is on. */
 interface Connection {

@@ -2,7 +2,7 @@ import http2 from 'node:http2';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ExchangeBody, type ConnectionUse, type ExchangeResult } from './body.js';
 import type { OutgoingRequest } from './outgoingRequest.js';
-import { transportSettings } from './settings.js';
+import { transportSettings } from './transportSettings.js';
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants;
 
@@ -125,7 +125,7 @@ export class Http2Exchange extends ExchangeBody {
   }
 
   pause(): void {
-    this.stream?.pause();
+    if (this.phase === 'answered') this.stream?.pause();
   }
 
   resume(): void {

@@ -5,7 +5,7 @@ import type { buildConnector } from 'undici';
 import type { ExchangeResult } from './body.js';
 import type { OutgoingRequest } from './outgoingRequest.js';
 import { Http2Exchange } from './http2Exchange.js';
-import { transportSettings } from './settings.js';
+import { transportSettings } from './transportSettings.js';
 
 /**
  * Times one request is sent again after a server refused its stream (REFUSED_STREAM: a lowered

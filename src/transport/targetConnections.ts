@@ -3,8 +3,8 @@ import { buildConnector } from 'undici';
 import type { ResolvedTls } from '../types.js';
 import { Http1Pool } from './http1Pool.js';
 import { Http2Sessions } from './http2Sessions.js';
-import { proxyConnector } from './proxyTunnel.js';
-import { settingsKey, socketOptions } from './settings.js';
+import { proxyConnector } from './proxyConnector.js';
+import { settingsKey, socketOptions } from './transportSettings.js';
 
 /** Targets kept at once; the least recently used beyond this is closed once its requests end. */
 const MAX_TARGETS = 32;

@@ -1,4 +1,4 @@
-import { kubeConfigConnection } from '../../../src/client/kubeConfigConnection.js';
+import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigConnection.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { describeResourceApi } from './resourceApiSuite.js';
 

@@ -4,7 +4,7 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
 import { Action } from '../../../src/controller/Action.js';
 import { controller } from '../../../src/controller/controller.js';
-import { kubeConfigConnection } from '../../../src/client/kubeConfigConnection.js';
+import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigConnection.js';
 import { configmaps } from '../../../src/objects/resources.js';
 import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { ClusterConnection } from '../../../src/types.js';

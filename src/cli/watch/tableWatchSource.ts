@@ -1,10 +1,10 @@
 import { WatchError } from '../../WatchError.js';
 import type { Observable } from 'rxjs';
 import { createWatchSource, DEFAULT_LIST_LIMIT, type WatchSource } from '../../index.js';
-import { fromAbortable } from '../../client/fromAbortable.js';
-import { listPages, type DecodedPage } from '../../client/listPages.js';
-import { transformFailure } from '../../client/transformFailure.js';
-import { watchStreamEvents } from '../../client/watchStreamEvents.js';
+import { fromAbortable } from '../../client/request/fromAbortable.js';
+import { listPages, type DecodedPage } from '../../client/request/listPages.js';
+import { transformFailure } from '../../client/watch/transformFailure.js';
+import { watchStreamEvents } from '../../client/watch/watchStreamEvents.js';
 import { resourcePath } from '../../objects/resourcePath.js';
 import type {
   Cluster,

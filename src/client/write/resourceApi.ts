@@ -3,7 +3,7 @@ import { WatchError } from '../../WatchError.js';
 import type { Cluster, KubernetesObject, ListResult, ResourceRef } from '../../types.js';
 import { describeType } from '../../objects/argumentChecks.js';
 import { resourcePath } from '../../objects/resourcePath.js';
-import { listPages } from '../listPages.js';
+import { listPages } from '../request/listPages.js';
 import type { ApplyConfiguration } from './ApplyConfiguration.js';
 import { deleteBody } from './deleteBody.js';
 import { objectBody, type ObjectFields } from './objectBody.js';

@@ -1,5 +1,5 @@
-import { headerValue, type ResponseBody, type ResponseHead } from '../transport/body.js';
-import { concatBytes } from '../transport/bytes.js';
+import { headerValue, type ResponseBody, type ResponseHead } from '../../transport/body.js';
+import { concatBytes } from '../../transport/bytes.js';
 
 /** The most a body's announced length makes {@link readBody} allocate before its bytes come. */
 const MAX_PREALLOCATED_BYTES = 64 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { byteAllocation } from '../../src/transport/bytes.js';
-import { LineFramer } from '../../src/client/lineFramer.js';
+import { byteAllocation } from '../../../src/transport/bytes.js';
+import { LineFramer } from '../../../src/client/watch/lineFramer.js';
 
 function frame(
   chunks: Buffer[],

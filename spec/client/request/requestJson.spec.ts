@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { requestJson } from '../../src/client/request.js';
-import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import type { Cluster } from '../../src/types.js';
-import { RawServer } from '../support/rawServer.js';
+import { requestJson } from '../../../src/client/request/request.js';
+import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import type { Cluster } from '../../../src/types.js';
+import { RawServer } from '../../support/rawServer.js';
 
 // Writes go through the one request core: the same transport as watches and lists, over
 // HTTP/1.1 and HTTP/2 (TLS, ALPN). The fetch transport's writes are in fetchWrites.spec.ts.

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { resolveKubeConfig } from './platform.js';
-import type { Cluster, ResolveContext, ResolvedConnection } from '../types.js';
+import type { Cluster, ResolveContext, ResolvedConnection } from '../../types.js';
 
 /**
  * True when `cluster` is a KubeConfig (rather than a custom {@link ClusterConnection}). Checked by

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { listPages, type ListPagesRequest } from '../../src/client/listPages.js';
-import { RawServer } from '../support/rawServer.js';
+import { listPages, type ListPagesRequest } from '../../../src/client/request/listPages.js';
+import { RawServer } from '../../support/rawServer.js';
 
 // The one list loop (fromList, the relists, the command's Table lists) with a page decoder of
 // its own, on loopback: paging, the page ahead, the restart on an expired token, failures.

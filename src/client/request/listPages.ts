@@ -1,5 +1,5 @@
-import { WatchError } from '../WatchError.js';
-import type { Cluster, ListOptions, ListResult } from '../types.js';
+import { WatchError } from '../../WatchError.js';
+import type { Cluster, ListOptions, ListResult } from '../../types.js';
 import { linkedAbort } from './linkedAbort.js';
 import { listPageQuery } from './listPageQuery.js';
 import { peekContinueToken } from './peekContinueToken.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { listPageQuery } from '../../src/client/listPageQuery.js';
+import { listPageQuery } from '../../../src/client/request/listPageQuery.js';
 
 describe('listPageQuery', () => {
   it('asks the first page at the version asked for, encoding every value', () => {

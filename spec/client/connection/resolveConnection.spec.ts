@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { resolveConnection } from '../../src/client/resolveConnection.js';
-import { kubeConfigConnection } from '../../src/client/kubeConfigConnection.js';
-import { pods } from '../../src/objects/resources.js';
-import { watchResource } from '../../src/watch.js';
-import { FakeKubeApiServer } from '../../src/testing/index.js';
-import { execKubeConfig } from '../support/execKubeConfig.js';
-import { RawServer, collect, streamChunks } from '../support/rawServer.js';
-import { removeTempDirs, tempDir } from '../support/tempDirs.js';
+import { resolveConnection } from '../../../src/client/connection/resolveConnection.js';
+import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigConnection.js';
+import { pods } from '../../../src/objects/resources.js';
+import { watchResource } from '../../../src/watch.js';
+import { FakeKubeApiServer } from '../../../src/testing/index.js';
+import { execKubeConfig } from '../../support/execKubeConfig.js';
+import { RawServer, collect, streamChunks } from '../../support/rawServer.js';
+import { removeTempDirs, tempDir } from '../../support/tempDirs.js';
 
 function kubeConfigFor(
   clusters: Array<{ name: string; server: string; token: string }>,

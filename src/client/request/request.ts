@@ -1,13 +1,13 @@
-import { WatchError } from '../WatchError.js';
-import { headerValue, type ResponseBody, type ResponseHead } from '../transport/body.js';
-import { bodyText, decompress, exchange } from '../transport/platform.js';
-import type { RequestMethod } from '../transport/outgoingRequest.js';
-import type { Cluster, Logger, ResolvedConnection } from '../types.js';
-import { utf8Text } from '../transport/bytes.js';
-import { mergeHeaders } from '../transport/mergeHeaders.js';
+import { WatchError } from '../../WatchError.js';
+import { headerValue, type ResponseBody, type ResponseHead } from '../../transport/body.js';
+import { bodyText, decompress, exchange } from '../../transport/platform.js';
+import type { RequestMethod } from '../../transport/outgoingRequest.js';
+import type { Cluster, Logger, ResolvedConnection } from '../../types.js';
+import { utf8Text } from '../../transport/bytes.js';
+import { mergeHeaders } from '../../transport/mergeHeaders.js';
 import { contentLength, readBody } from './readBody.js';
-import { resolveConnection } from './resolveConnection.js';
-import { rememberCredentials } from './credentials.js';
+import { resolveConnection } from '../connection/resolveConnection.js';
+import { rememberCredentials } from '../connection/rememberCredentials.js';
 import { answerToWatchError } from './answerToWatchError.js';
 
 /** The most of an error body read to find its Status: error pages can be large, or endless. */

@@ -1,6 +1,6 @@
 // The browser entry's side of platform.ts: the same exports and types, nothing of Node.
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ResolveContext, ResolvedConnection } from '../types.js';
+import type { ResolveContext, ResolvedConnection } from '../../types.js';
 
 /**
  * A page has no KubeConfig (no files, exec plugins or client certificates): refused, saying what

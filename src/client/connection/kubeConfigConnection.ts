@@ -1,17 +1,17 @@
 // The KubeConfig adapter: Node only (client-node at run time). The browser entry leaves it out;
-// its platform refuses a KubeConfig (src/client/platform.browser.ts).
+// its platform refuses a KubeConfig (src/client/connection/platform.browser.ts).
 import { KubeConfig } from '@kubernetes/client-node';
 import type https from 'node:https';
-import { basicAuthorization } from '../security/basicAuthorization.js';
-import { mayCarryCredentials } from '../security/mayCarryCredentials.js';
-import { proxyForUrl } from '../transport/proxyForUrl.js';
+import { basicAuthorization } from '../../security/basicAuthorization.js';
+import { mayCarryCredentials } from '../../security/mayCarryCredentials.js';
+import { proxyForUrl } from '../../transport/proxyForUrl.js';
 import type {
   ClusterConnection,
   Logger,
   ResolveContext,
   ResolvedConnection,
   ResolvedTls,
-} from '../types.js';
+} from '../../types.js';
 
 /**
  * A {@link ClusterConnection} for one context of a KubeConfig (the current one by default),

@@ -99,7 +99,7 @@ class UndiciExchange extends ExchangeBody implements Dispatcher.DispatchHandler 
   }
 
   pause(): void {
-    this.controller?.pause();
+    if (this.phase === 'answered') this.controller?.pause();
   }
 
   resume(): void {

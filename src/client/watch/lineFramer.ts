@@ -1,4 +1,4 @@
-import { byteAllocation, concatBytes, utf8Text } from '../transport/bytes.js';
+import { byteAllocation, concatBytes, utf8Text } from '../../transport/bytes.js';
 
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;

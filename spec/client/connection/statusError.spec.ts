@@ -1,12 +1,12 @@
-import { WatchError } from '../../src/WatchError.js';
+import { WatchError } from '../../../src/WatchError.js';
 import { describe, expect, it } from '@jest/globals';
-import { rememberCredentials } from '../../src/client/credentials.js';
+import { rememberCredentials } from '../../../src/client/connection/rememberCredentials.js';
 import {
   MAX_DETAIL_CHARS,
   redactDeep,
   redactSecrets,
   redactedCause,
-} from '../../src/security/redactSecrets.js';
+} from '../../../src/security/redactSecrets.js';
 
 describe('statusToWatchError', () => {
   it('takes code, reason, message and retryAfterSeconds from the Status', () => {

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { WatchError } from '../../src/WatchError.js';
-import { streamRequest, type StreamReader } from '../../src/client/streamRequest.js';
-import { RawServer } from '../support/rawServer.js';
-import { sleep, until } from '../support/wait.js';
+import { WatchError } from '../../../src/WatchError.js';
+import type { BodySink } from '../../../src/transport/body.js';
+import { streamRequest } from '../../../src/client/request/streamRequest.js';
+import { RawServer } from '../../support/rawServer.js';
+import { sleep, until } from '../../support/wait.js';
 
 // The one streaming request core (watches, watches of Tables, pod logs) on loopback HTTP/1.1:
 // what it sends, what the reader hears and when it hears nothing more.
@@ -13,13 +14,13 @@ afterEach(() => server?.stop());
 function recorder(stopAfter = Infinity) {
   const told: string[] = [];
   let calls = 0;
-  const reader: StreamReader = {
+  const reader: BodySink<WatchError> = {
     bytes: (buffer, start, end) => {
       told.push(`bytes ${new TextDecoder().decode(buffer.subarray(start, end))}`);
       return ++calls < stopAfter;
     },
     end: () => told.push('end'),
-    failed: (error) => told.push(`failed ${error.errorType} ${error.statusCode} ${error.message}`),
+    fail: (error) => told.push(`failed ${error.errorType} ${error.statusCode} ${error.message}`),
   };
   return { told, reader };
 }
@@ -117,6 +118,32 @@ describe('streamRequest', () => {
     await sleep(50);
     expect(stopped.told).toHaveLength(2);
     expect(stopped.told.every((t) => /^bytes x+$/.test(t))).toBe(true);
+  });
+
+  it('tells nothing more after a close() or an abort from within the sink, and frees the socket', async () => {
+    server = await RawServer.start((_req, res) => {
+      res.writeHead(200);
+      const timer = setInterval(() => res.write('x'), 10);
+      res.on('close', () => clearInterval(timer));
+    });
+    for (const how of ['close', 'abort'] as const) {
+      const controller = new AbortController();
+      const told: string[] = [];
+      const control = streamRequest(server.kubeConfig(), request(), controller.signal, {
+        bytes: () => {
+          told.push('bytes');
+          if (how === 'close') control.close();
+          else controller.abort();
+          return true;
+        },
+        end: () => told.push('end'),
+        fail: () => told.push('fail'),
+      });
+      await until(() => told.length > 0, 'the first bytes');
+      await server.waitForNoSockets(2000);
+      await sleep(50);
+      expect(told).toEqual(['bytes']);
+    }
   });
 
   it('tells nothing once its signal aborted, and frees the socket', async () => {

@@ -1,4 +1,4 @@
-import { WatchError } from '../WatchError.js';
+import { WatchError } from '../../WatchError.js';
 
 /** A non-2xx answer, as far as its error is concerned. */
 export interface ErrorAnswer {

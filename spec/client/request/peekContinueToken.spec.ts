@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { peekContinueToken } from '../../src/client/peekContinueToken.js';
+import { peekContinueToken } from '../../../src/client/request/peekContinueToken.js';
 
 describe('peekContinueToken', () => {
   const items = ',"items":[{"metadata":{"name":"a","continue":"not-this"}}]}';

@@ -1,19 +1,19 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import type { ClusterConnection } from '../../src/types.js';
+import type { ClusterConnection } from '../../../src/types.js';
 
 // The browser entry's writes: requestJson over the fetch transport (swapped in as the browser
 // bundle swaps it), against a FakeKubeApiServer.
 jest.unstable_mockModule(
-  '../../src/transport/platform.js',
-  () => import('../../src/transport/platform.browser.js'),
+  '../../../src/transport/platform.js',
+  () => import('../../../src/transport/platform.browser.js'),
 );
 jest.unstable_mockModule(
-  '../../src/client/platform.js',
-  () => import('../../src/client/platform.browser.js'),
+  '../../../src/client/connection/platform.js',
+  () => import('../../../src/client/connection/platform.browser.js'),
 );
-const { requestJson } = await import('../../src/client/request.js');
+const { requestJson } = await import('../../../src/client/request/request.js');
 const { FakeKubeApiServer } =
-  await import('../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js');
+  await import('../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js');
 
 describe('requestJson over fetch', () => {
   it('sends POST and PUT with their JSON bodies; a stale write is a 409', async () => {

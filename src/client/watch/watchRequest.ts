@@ -1,8 +1,8 @@
-import { WatchError } from '../WatchError.js';
-import type { ResourceRef, WatchOptions } from '../types.js';
-import { resourcePath } from '../objects/resourcePath.js';
+import { WatchError } from '../../WatchError.js';
+import type { ResourceRef, WatchOptions } from '../../types.js';
+import { resourcePath } from '../../objects/resourcePath.js';
 import { isLineBound } from './lineFramer.js';
-import { quoteValue, requestArgumentsError } from '../objects/argumentChecks.js';
+import { quoteValue, requestArgumentsError } from '../../objects/argumentChecks.js';
 
 /** The query options of a watch, in the order they are sent after `watch=true`. */
 const QUERY_OPTIONS = [

@@ -1,7 +1,7 @@
 import { Client, buildConnector } from 'undici';
 import type { Socket } from 'node:net';
 import { basicAuthorization } from '../security/basicAuthorization.js';
-import { socketOptions } from './settings.js';
+import { socketOptions } from './transportSettings.js';
 
 /**
  * A connector that reaches the server through an HTTP(S) proxy: a `CONNECT host:port` tunnel

@@ -1,4 +1,4 @@
-import { rememberSecret as remember } from '../security/redactSecrets.js';
+import { rememberSecret as remember } from '../../security/redactSecrets.js';
 
 /**
  * Keeps credentials out of every message, log line and error kube-rx makes. Patterns catch the

@@ -1,4 +1,4 @@
-import type { ListOptions } from '../types.js';
+import type { ListOptions } from '../../types.js';
 
 /**
  * The query of one list page: selectors, the page size (`limit` 0: no paging), and either the

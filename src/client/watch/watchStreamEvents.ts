@@ -1,8 +1,8 @@
 import { Observable } from 'rxjs';
-import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import { linkedAbort } from './linkedAbort.js';
-import { isObjectArgument } from '../objects/argumentChecks.js';
-import { openWatchStream, type WatchPayload } from './watchStream.js';
+import type { Cluster, ResourceRef, WatchEvent, WatchOptions } from '../../types.js';
+import { linkedAbort } from '../request/linkedAbort.js';
+import { isObjectArgument } from '../../objects/argumentChecks.js';
+import { openWatch, type WatchPayload } from './openWatch.js';
 
 /**
  * One watch stream as a cold Observable: what `fromWatch` connects with, and the command's
@@ -43,7 +43,7 @@ export function watchStreamEvents<T>(
             }
             return true;
           };
-    const stream = openWatchStream<T>(cluster, resource, options, payload, controller.signal, {
+    const stream = openWatch<T>(cluster, resource, options, payload, controller.signal, {
       event,
       end: () => subscriber.complete(),
     });

@@ -1,12 +1,24 @@
-import { WatchError } from '../WatchError.js';
+import { WatchError } from '../../WatchError.js';
+import type { BodySink } from '../../transport/body.js';
 import { transformFailure } from './transformFailure.js';
-import type { Logger, ObjectTransform, WatchEvent } from '../types.js';
+import type { Logger, ObjectTransform, WatchEvent } from '../../types.js';
 import { LineFramer } from './lineFramer.js';
 
 /** Default bound on one line of a watch stream: 16 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 const TOO_LONG = 'a line of the watch stream is longer than maxLineBytes';
+
+/** Who hears what a {@link WatchLineDecoder} decodes: events, then the end of the watch. */
+export interface WatchConsumer<T> {
+  /** One event, synchronously from the decoder; false once the consumer is gone. */
+  event(event: WatchEvent<T>): boolean;
+  /**
+   * The watch is over, told once: the server ended it, it failed (its ERROR event came first),
+   * or decoding stopped (a line too long, a bad line with `strict`, the consumer gone).
+   */
+  end(): void;
+}
 
 /** Options of a {@link WatchLineDecoder}. */
 export interface WatchLineDecoderConfig {
@@ -23,13 +35,21 @@ export interface WatchLineDecoderConfig {
 
 /**
  * Turns the bytes of a watch response into events, synchronously, chunk by chunk (framing by
- * {@link LineFramer}). The parsed JSON object is the event itself (its `resourceVersion` added),
- * so an event costs no allocation beyond what `JSON.parse` makes. `emit` returning `false` stops
- * the decoding at once (its consumer is gone): `write` returns false.
+ * {@link LineFramer}): the {@link BodySink} the request core hands to the body, so the bytes go
+ * from the socket's read to the framer through no other layer. The parsed JSON object is the
+ * event itself (its `resourceVersion` added), so an event costs no allocation beyond what
+ * `JSON.parse` makes. The consumer's `event` returning false stops the decoding at once (its
+ * consumer is gone): `bytes` returns false. A request that fails, before its body or mid-way, is
+ * one ERROR event; the consumer hears `end` once, whatever ended the watch.
+ *
+ * @example
+ * streamRequest(kc, request, signal, new WatchLineDecoder(consumer, { resourcePath: request.path }));
  */
-export class WatchLineDecoder<T> {
+export class WatchLineDecoder<T> implements BodySink<WatchError> {
   /** True once the stream must end: a line too long, or a bad line in strict mode. */
   private done = false;
+  /** True once the consumer was told `end`. */
+  private ended = false;
   private readonly framer: LineFramer;
   private readonly resourcePath: string;
   private readonly strict: boolean;
@@ -37,7 +57,7 @@ export class WatchLineDecoder<T> {
   private readonly decodeObject: ObjectTransform | undefined;
 
   constructor(
-    private readonly emit: (event: WatchEvent<T>) => boolean | void,
+    private readonly consumer: WatchConsumer<T>,
     {
       resourcePath,
       strict = false,
@@ -55,23 +75,37 @@ export class WatchLineDecoder<T> {
 
   /**
    * Decodes every complete line of `chunk[start, end)` (read only during the call); returns
-   * false once the stream must end.
+   * false once the stream must end (and tells the consumer its end).
    */
-  write(chunk: Uint8Array, start = 0, end = chunk.length): boolean {
+  bytes(chunk: Uint8Array, start: number, end: number): boolean {
     if (this.done) return false;
     if (this.framer.write(chunk, start, end)) return true;
-    if (this.framer.tooLong) this.fail(TOO_LONG);
+    if (this.framer.tooLong) this.parseError(TOO_LONG);
+    this.over();
     return false;
   }
 
   /** The body ended: a last line without a newline still counts (and is bounded too). */
   end(): void {
-    if (!this.done && !this.framer.end() && this.framer.tooLong) this.fail(TOO_LONG);
+    if (!this.done && !this.framer.end() && this.framer.tooLong) this.parseError(TOO_LONG);
+    this.over();
   }
 
-  private fail(message: string): void {
+  /** The request failed (before its body or mid-way): one ERROR event, then the end. */
+  fail(error: WatchError): void {
+    if (!this.ended) this.consumer.event({ type: 'ERROR', error });
+    this.over();
+  }
+
+  private over(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.consumer.end();
+  }
+
+  private parseError(message: string): void {
     this.done = true;
-    this.emit({ type: 'ERROR', error: WatchError.parse(this.resourcePath, message) });
+    this.consumer.event({ type: 'ERROR', error: WatchError.parse(this.resourcePath, message) });
   }
 
   /** Decodes one line; false when the stream must end. */
@@ -106,12 +140,14 @@ export class WatchLineDecoder<T> {
             return this.invalid(transformFailure(cause), text);
           }
         }
-        return this.emit(data) !== false;
+        return this.consumer.event(data) !== false;
       }
       case 'ERROR':
         return (
-          this.emit({ type: 'ERROR', error: WatchError.fromStatus(object, this.resourcePath) }) !==
-          false
+          this.consumer.event({
+            type: 'ERROR',
+            error: WatchError.fromStatus(object, this.resourcePath),
+          }) !== false
         );
       default:
         return this.invalid('unknown event type', text);
@@ -125,7 +161,7 @@ export class WatchLineDecoder<T> {
       this.logger?.warn(message);
       return true;
     }
-    this.fail(message.replace('skipped a line', 'a line'));
+    this.parseError(message.replace('skipped a line', 'a line'));
     return false;
   }
 }
