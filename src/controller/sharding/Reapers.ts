@@ -1,7 +1,7 @@
 import type { Cluster, Logger } from '../../types.js';
 import { Elector } from '../election/Elector.js';
 import type { ElectionSettings } from '../election/electionSettings.js';
-import { memberLeaseApi } from './memberLease.js';
+import { claimLeaseApi } from './memberLease.js';
 import type { ShardNames } from './shardNames.js';
 
 /**
@@ -12,7 +12,9 @@ import type { ShardNames } from './shardNames.js';
  * that never joined). While it holds the Lease, that member cannot act (it would have to hold
  * its Lease), so its objects may move without a drain. What the Elector guarantees a leader
  * (it stops holding when its renewals fail for `renewDeadlineMs`) keeps a returning member
- * from acting before the sharder stopped moving its objects.
+ * from acting before the sharder stopped moving its objects. A claim let go deletes the Lease
+ * (`claimLeaseApi`): released claims do not pile up, and the member, if it ever comes back,
+ * creates its Lease anew.
  *
  * @example
  * const reapers = new Reapers(kc, 'ops', names, settings, () => pass());
@@ -34,7 +36,7 @@ export class Reapers {
   /** Stands by on `member`'s Lease (no-op when already). */
   watch(member: string): void {
     if (this.electors.has(member)) return;
-    const api = memberLeaseApi(this.cluster, this.namespace, this.names, member, this.logger);
+    const api = claimLeaseApi(this.cluster, this.namespace, this.names, member, this.logger);
     const entry = { elector: undefined as unknown as Elector, holding: false };
     entry.elector = new Elector(api, this.settings, (holding) => {
       if (entry.holding === holding) return;
@@ -55,7 +57,7 @@ export class Reapers {
     return this.electors.keys();
   }
 
-  /** Stops standing by on `member` (releasing its Lease if held: it may join at once). */
+  /** Stops standing by on `member` (deleting its Lease if held: it may join at once). */
   forget(member: string): void {
     const entry = this.electors.get(member);
     if (!entry) return;
