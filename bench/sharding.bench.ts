@@ -1,6 +1,6 @@
 // Sharded controllers (not part of `npm test`). Run from the repository root:
 //   node --import ./bench/register.mjs bench/sharding.bench.ts [--objects=2000] [--members=1,2,4]
-//     [--writes=N] (the sharder's writeConcurrency; default its own)
+//     [--writes=N] (the sharder's writeConcurrency; default its own) [--repeat=K] (best of K)
 // For each member count, in one process against one FakeKubeApiServer on loopback: `objects`
 // ConfigMaps, members with an I/O-bound reconcile (a fixed 20 ms wait, concurrency 10 each,
 // no rate limit), 1 s leases. Reported: the time until every object was assigned and
@@ -92,7 +92,14 @@ async function round(n: number) {
   const ids = Array.from({ length: n }, (_, i) => `m${i + 1}`);
   const began = performance.now();
   for (const id of ids) join(id);
-  await until(() => ran.size === objects, 120_000);
+  // When every object first carried a label: the sharder's share of the first pass.
+  let labelledAt = NaN;
+  await until(() => {
+    if (Number.isNaN(labelledAt) && labels().filter(Boolean).length === objects) {
+      labelledAt = performance.now();
+    }
+    return ran.size === objects;
+  }, 120_000);
   const firstPassMs = lastFirstRun - firstRun;
   const assignedMs = lastFirstRun - began;
   await until(() => balanced(ids), 60_000);
@@ -116,6 +123,7 @@ async function round(n: number) {
     perSecond: objects / (firstPassMs / 1000),
     firstPassMs,
     assignedMs,
+    labelledMs: labelledAt - began,
     cached,
     joinMs: joinOk ? joinMs : NaN,
     leaveMs: leaveOk ? leaveMs : NaN,
@@ -125,15 +133,28 @@ async function round(n: number) {
 console.log(
   `sharding: ${objects} objects, a 20 ms reconcile, concurrency 10 per member, 1 s leases`,
 );
-let one: number | undefined;
+// Rounds interleaved (1, 2, 4, 1, 2, 4, ...) and the best of each count kept: on a machine
+// shared with other work, the best round is the one least slowed by it.
+const repeat = Number(option('repeat') ?? 1);
+const best = new Map<number, Awaited<ReturnType<typeof round>>>();
+for (let k = 0; k < repeat; k++) {
+  for (const n of counts) {
+    const r = await round(n);
+    console.log(
+      `  round ${k + 1}, ${n} member(s): ${Math.round(r.perSecond)} reconciles/s, all labelled at ${Math.round(r.labelledMs)} ms, ` +
+        `every key run at ${Math.round(r.assignedMs)} ms; join ${Math.round(r.joinMs)} ms, stop ${Math.round(r.leaveMs)} ms`,
+    );
+    if (!best.has(n) || best.get(n)!.perSecond < r.perSecond) best.set(n, r);
+  }
+}
+const one = best.get(1)?.perSecond;
 for (const n of counts) {
-  const r = await round(n);
-  one ??= n === 1 ? r.perSecond : undefined;
+  const r = best.get(n)!;
   const ratio =
     one !== undefined ? ` (${(r.perSecond / (n * one)).toFixed(2)}x of ${n} x one)` : '';
   console.log(
     `${n} member(s): first pass ${Math.round(r.firstPassMs)} ms, ${Math.round(r.perSecond)} reconciles/s${ratio}; ` +
-      `cached per member ${r.cached.join(', ')}; ready in ${Math.round(r.assignedMs)} ms; ` +
+      `cached per member ${r.cached.join(', ')}; all labelled at ${Math.round(r.labelledMs)} ms, every key run at ${Math.round(r.assignedMs)} ms; ` +
       `rebalance after a join ${Math.round(r.joinMs)} ms, after a stop ${Math.round(r.leaveMs)} ms`,
   );
 }

@@ -160,6 +160,26 @@ describe('controller: sharding', () => {
     expect(r.overlaps()).toEqual([]);
   }, 40_000);
 
+  it('a sharder killed with a member: the new one moves the dead member’s objects as it is elected, not a lease later', async () => {
+    // m1 joins first and is the sharder; m1 and m2 are then cut off together (a node lost).
+    const r = await start(30, ['m1']);
+    await until(() => assignedTo(r, ['m1']), 'assigned to m1', 15_000);
+    r.join('m2');
+    r.join('m3');
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'assigned to three', 15_000);
+    await sleep(300);
+    const cut = performance.now();
+    r.members.get('m1')!.partition(true);
+    r.members.get('m2')!.partition(true);
+    await until(() => assignedTo(r, ['m3']), 'everything on m3', 15_000);
+    const movedMs = performance.now() - cut;
+    // m3 is elected once the sharder Lease expired (1 s, whole seconds, by its observation);
+    // it watched m1's and m2's Leases all along, so it takes them then, not a second later
+    // (about 2.1 s before it carried its observations over).
+    expect(movedMs).toBeLessThan(1800);
+    expect(r.overlaps()).toEqual([]);
+  }, 40_000);
+
   it('a second process with the same identity does not act until the first let the Lease go', async () => {
     const r = await start(20, ['m1', 'm2']);
     await until(() => assignedTo(r, ['m1', 'm2']), 'assigned to two', 15_000);

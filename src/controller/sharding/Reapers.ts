@@ -2,6 +2,7 @@ import type { Cluster, Logger } from '../../types.js';
 import { Elector } from '../election/Elector.js';
 import type { ElectionSettings } from '../election/electionSettings.js';
 import { claimLeaseApi } from './memberLease.js';
+import type { LeaseObservations } from './LeaseObservations.js';
 import type { ShardNames } from './shardNames.js';
 
 /**
@@ -31,6 +32,7 @@ export class Reapers {
     private readonly settings: ElectionSettings,
     private readonly changed: () => void,
     private readonly logger?: Logger,
+    private readonly observations?: LeaseObservations,
   ) {}
 
   /** Stands by on `member`'s Lease (no-op when already). */
@@ -44,6 +46,10 @@ export class Reapers {
       this.changed();
     });
     this.electors.set(member, entry);
+    // What this process saw of the Lease before it was the sharder counts: expiry is judged
+    // from when it first saw the record as it is, on its own clock.
+    const seen = this.observations?.get(`${this.namespace}/${this.names.memberLease(member)}`);
+    if (seen) entry.elector.seed(seen.lease, seen.at);
     entry.elector.start();
   }
 

@@ -39,7 +39,8 @@ export function memberLeaseApi(
   };
 }
 
-const leases: ResourceRef<LeaseObject> = {
+/** The Lease resource (coordination.k8s.io/v1). */
+export const leases: ResourceRef<LeaseObject> = {
   group: 'coordination.k8s.io',
   version: 'v1',
   plural: 'leases',

@@ -7,6 +7,7 @@ import {
   asyncScheduler,
   defer,
   filter,
+  ignoreElements,
   merge,
   share,
   switchMap,
@@ -23,11 +24,12 @@ import { leaderElection } from '../leaderElection.js';
 import type { ReconcileReport } from '../ReconcileReport.js';
 import { whileLeader } from '../whileLeader.js';
 import { memberStep, type MemberKeys } from './handshake.js';
-import { memberHolder } from './memberLease.js';
+import { LeaseObservations } from './LeaseObservations.js';
+import { leases, memberHolder } from './memberLease.js';
 import { membership } from './membership.js';
 import { sharder } from './sharder.js';
 import type { ShardingConfig } from './ShardingConfig.js';
-import { shardNames } from './shardNames.js';
+import { RING_LABEL, shardNames } from './shardNames.js';
 
 /** The sharder's label writes in flight at once, by default (see the bench's figures). */
 const DEFAULT_WRITE_CONCURRENCY = 32;
@@ -122,6 +124,17 @@ export function shardedController<T extends KubernetesObject>(
         ).pipe(take(1), share())
       : NEVER;
 
+    // Every member watches the ring's Leases from its start (the upstream the sharder's store
+    // shares): a member elected sharder judges a dead member's expiry from what it saw since.
+    const observations = new LeaseObservations(settings.now);
+    const observe$ = informers
+      .store(cluster, leases, { namespace, labelSelector: `${RING_LABEL}=${names.ring}` })
+      .pipe(
+        tap((store) => observations.update(store)),
+        ignoreElements(),
+        takeUntil(ended$),
+      );
+
     const member = defer(() => {
       // Stopping: a membership won again starts no controller.
       if (stopping) {
@@ -200,6 +213,7 @@ export function shardedController<T extends KubernetesObject>(
       })),
       settings: { ...settings, identity: `reaper:${memberHolder(identity)}` },
       writeConcurrency,
+      observations,
       scheduler,
     }).pipe(
       whileLeader(
@@ -215,6 +229,7 @@ export function shardedController<T extends KubernetesObject>(
     return merge(
       member.pipe(tap({ complete: () => drained.next() }), whileLeader(member$)),
       sharder$,
+      observe$,
     );
   });
 }

@@ -11,7 +11,8 @@ import type { ElectionSettings } from '../election/electionSettings.js';
 import type { LeaseObject } from '../election/leaseApi.js';
 import { sharderStep, type LabelPatch } from './handshake.js';
 import { HashRing } from './hashRing.js';
-import { heldByMember, memberOf } from './memberLease.js';
+import { heldByMember, leases, memberOf } from './memberLease.js';
+import type { LeaseObservations } from './LeaseObservations.js';
 import { BY_OWNER_UID, ownedTarget, ownerOf, ownerUidIndex } from './ownedFollow.js';
 import { Reapers } from './Reapers.js';
 import { RING_LABEL, isMemberIdentity, type ShardNames } from './shardNames.js';
@@ -35,18 +36,13 @@ export interface SharderConfig {
   owned: SharderSource[];
   /** The Elector settings of the sharder's claims on members' Leases (its holder identity). */
   settings: ElectionSettings;
+  /** This member's observations of the ring's Leases since it started: its claims start from them. */
+  observations?: LeaseObservations;
   /** Label writes in flight at once (`ShardingConfig.writeConcurrency`). */
   writeConcurrency: number;
   scheduler: SchedulerLike;
   logger?: Logger | undefined;
 }
-
-const leases: ResourceRef<LeaseObject> = {
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  plural: 'leases',
-  kind: 'Lease',
-};
 
 /**
  * The sharder, run while this member holds the ring's sharder Lease (`whileLeader`): it watches
@@ -109,6 +105,7 @@ class Sharder {
       settings,
       () => ((this.settled = new WeakSet()), this.soon()),
       logger,
+      config.observations,
     );
     const selector = `${RING_LABEL}=${names.ring}`;
     this.owned = config.owned.map(() => undefined);
