@@ -13,8 +13,7 @@
 // CPU in a profile and held 4 members to 0.6x).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Subscription } from 'rxjs';
-import { configmaps, controller, metadataOnly } from '../src/index.js';
-import { createInformers } from '../src/operators/createInformers.js';
+import { configmaps, controller, fromWatch, metadataOnly } from '../src/index.js';
 import { FakeKubeApiServer } from '../src/testing/index.js';
 
 const option = (name: string) =>
@@ -71,14 +70,17 @@ async function round(n: number) {
     }).subscribe();
     members.set(identity, subscription);
   };
-  // The labels as one metadata-only watch sees them: an event per write, no clone per look,
-  // read only when looked at.
-  let latest: { values(): readonly { metadata: { labels?: Record<string, string> } }[] };
-  latest = { values: () => [] };
-  const watcher = createInformers()
-    .store(server.kubeConfig(), metadataOnly(configmaps), { namespace: 'app' })
-    .subscribe((store) => (latest = store));
-  const labels = () => latest.values().map((cm) => cm.metadata.labels?.[LABEL]);
+  // The labels as one metadata-only watch sees them: an event per write, no clone per look.
+  const labelled = new Map<string, string | undefined>();
+  const watcher = fromWatch(server.kubeConfig(), metadataOnly(configmaps), {
+    namespace: 'app',
+  }).subscribe((event) => {
+    if (event.type === 'ERROR' || event.type === 'BOOKMARK') return;
+    const name = event.object.metadata.name!;
+    if (event.type === 'DELETED') labelled.delete(name);
+    else labelled.set(name, event.object.metadata.labels?.[LABEL]);
+  });
+  const labels = () => [...labelled.values()];
   const balanced = (ids: string[]) => {
     const all = labels();
     if (all.length !== objects) return false;
