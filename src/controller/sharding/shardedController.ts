@@ -32,7 +32,7 @@ import type { ShardingConfig } from './ShardingConfig.js';
 import { RING_LABEL, shardNames } from './shardNames.js';
 
 /** The sharder's label writes in flight at once, by default (see the bench's figures). */
-const DEFAULT_WRITE_CONCURRENCY = 32;
+const DEFAULT_WRITE_CONCURRENCY = 64;
 
 /** An unsharded controller (what `controller` is without `sharding`). */
 export type RunController<T extends KubernetesObject> = (
