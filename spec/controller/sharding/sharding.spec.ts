@@ -230,6 +230,8 @@ describe('controller: sharding', () => {
     expect(config({ identity: 'Pod_1' })).toThrow(/sharding\.identity/);
     expect(config({ identity: 'x'.repeat(64) })).toThrow(TypeError);
     expect(config({ leaseDurationMs: 500, renewDeadlineMs: 600 })).toThrow(RangeError);
+    expect(config({ writeConcurrency: 0 })).toThrow(/sharding\.writeConcurrency/);
+    expect(config({ writeConcurrency: 1.5 })).toThrow(RangeError);
     expect(config({})).not.toThrow();
   });
 });
