@@ -8,7 +8,14 @@
  *
  * With the current kubeconfig context (in a pod: its service account). Replicas elect a leader
  * through the Lease `tenant-operator` in LEASE_NAMESPACE (default tenant-system; POD_NAME names
- * the replica; LEADER_ELECT=0 turns it off). It serves `/healthz` and `/metrics` on port 8081
+ * the replica; LEADER_ELECT=0 turns it off). Sharded instead (`--shards <ring>`, or SHARDS), every
+ * replica acts, each on its share of the Tenants (and of what they own), as one member of the
+ * ring in LEASE_NAMESPACE named by `--identity <name>` (or POD_NAME; the default is the host
+ * name and pid):
+ *
+ *   npm run example examples/tenant-operator/main.ts -- --shards tenants --identity op-1
+ *   npm run example examples/tenant-operator/main.ts -- --shards tenants --identity op-2
+ * It serves `/healthz` and `/metrics` on port 8081
  * (HEALTH_PORT, HEALTH_HOST), as config-reloader does, whose probe server it reuses. SIGTERM and
  * SIGINT stop it gracefully. RBAC: rbac.yaml beside this file.
  *
@@ -16,6 +23,7 @@
  */
 import { hostname } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { RequestListener } from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
@@ -30,7 +38,13 @@ import {
   tap,
 } from 'rxjs';
 import { Registry } from 'prom-client';
-import { eventRecorder, leaderElection, whileLeader, type Cluster } from '../../src/index.js';
+import {
+  eventRecorder,
+  leaderElection,
+  whileLeader,
+  type Cluster,
+  type ShardingConfig,
+} from '../../src/index.js';
 import { controllerMetrics } from '../../src/metrics.js';
 import { aborted } from '../resilient-watch.js';
 import { describeReport } from '../config-reloader/main.js';
@@ -49,6 +63,11 @@ export interface TenantOperatorOptions {
   metrics?: Registry;
   /** Acts only while holding this Lease; default: always acts. */
   leaderElection?: Parameters<typeof leaderElection>[1];
+  /**
+   * One member of a ring instead (no leader election: every member acts, each on the Tenants
+   * the ring's sharder assigned to it). Its metrics carry `member="<identity>"`.
+   */
+  sharding?: ShardingConfig;
   /** This replica's name in its Events' reportingInstance (default the host name). */
   identity?: string;
 }
@@ -76,9 +95,18 @@ export async function main(
   cluster: Cluster,
   options: TenantOperatorOptions = {},
 ): Promise<RunningOperator> {
-  const { signal, log = console.log, health = {}, leaderElection: lease } = options;
+  const { signal, log = console.log, health = {}, sharding } = options;
+  if (sharding && options.leaderElection) {
+    throw new TypeError('tenant-operator: sharding or leaderElection, not both');
+  }
+  const lease = options.leaderElection;
   const registry = options.metrics;
-  const metrics = registry && controllerMetrics(registry, { controller: 'tenant-operator' });
+  const metrics =
+    registry &&
+    controllerMetrics(registry, {
+      controller: 'tenant-operator',
+      ...(sharding && { member: sharding.identity }),
+    });
   const routes: Record<string, RequestListener> = registry
     ? { '/metrics': metricsRoute(registry) }
     : {};
@@ -110,7 +138,7 @@ export async function main(
   // replica, and a dropped Event is counted on /metrics.
   const recorder = eventRecorder(cluster, {
     reportingController: 'example.com/tenant-operator',
-    reportingInstance: options.identity ?? lease?.identity ?? hostname(),
+    reportingInstance: options.identity ?? lease?.identity ?? sharding?.identity ?? hostname(),
     onDrop: metrics?.onEventDropped,
   });
   let runs = 0;
@@ -118,6 +146,7 @@ export async function main(
     cluster,
     recorder,
     ...(metrics ? { onQueue: metrics.onQueue, onLifecycle: metrics.onLifecycle } : {}),
+    ...(sharding && { sharding }),
     stop: aborted(signal),
     onSynced: () => {
       synced = true;
@@ -148,16 +177,23 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
   const { env } = process;
-  const identity = env.POD_NAME ?? `${hostname()}-${process.pid}`;
+  const args = parseArgs({
+    options: { shards: { type: 'string' }, identity: { type: 'string' } },
+  }).values;
+  const ring = args.shards ?? env.SHARDS;
+  // A label value when sharded: lowercase, as a pod name is.
+  const identity = (args.identity ?? env.POD_NAME ?? `${hostname()}-${process.pid}`).toLowerCase();
+  const namespace = env.LEASE_NAMESPACE ?? 'tenant-system';
   const operator = await main(kc, {
     signal: stop.signal,
     metrics: new Registry(),
     identity,
     health: { host: env.HEALTH_HOST ?? '0.0.0.0', port: Number(env.HEALTH_PORT ?? 8081) },
-    leaderElection:
-      env.LEADER_ELECT === '0'
-        ? undefined
-        : { namespace: env.LEASE_NAMESPACE ?? 'tenant-system', name: 'tenant-operator', identity },
+    ...(ring
+      ? { sharding: { ring, namespace, identity } }
+      : env.LEADER_ELECT === '0'
+        ? {}
+        : { leaderElection: { namespace, name: 'tenant-operator', identity } }),
   });
   console.log(`tenant-operator: /healthz and /metrics on ${operator.healthUrl}`);
   console.log(`tenant-operator: stopped after ${await operator.done} runs`);

@@ -103,6 +103,10 @@ describe('examples/tenant-operator/rbac.yaml', () => {
     expect(grants('Role', '', 'configmaps', 'patch', 'tenant-registry')).toBe(true);
     expect(grants('Role', '', 'configmaps', 'patch', 'other')).toBe(false);
     expect(grants('Role', 'coordination.k8s.io', 'leases', 'update', 'tenant-operator')).toBe(true);
+    // Sharded: every Lease of the namespace (member Leases are named after pods).
+    for (const verb of ['list', 'watch', 'update', 'delete']) {
+      expect(grants('Role', 'coordination.k8s.io', 'leases', verb, 'tenants.op-1')).toBe(true);
+    }
     expect(documents.find((d) => d.kind === 'Role')?.metadata.namespace).toBe('tenant-system');
   });
 

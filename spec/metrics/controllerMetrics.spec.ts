@@ -132,6 +132,53 @@ describe('controllerMetrics', () => {
     expect(() => controllerMetrics(registry, { controller: '' })).toThrow(/controller/);
   });
 
+  it('the series of a sharded controller carry its member; those of an unsharded one have none', async () => {
+    const registry = new Registry();
+    const plain = controllerMetrics(registry, { controller: 'web' });
+    const one = controllerMetrics(registry, { controller: 'cms', member: 'pod-1' });
+    const two = controllerMetrics(registry, { controller: 'cms', member: 'pod-2' });
+    const done = (key: string): ReconcileReport => ({
+      key,
+      outcome: 'done',
+      attempt: 1,
+      queuedMs: 1,
+      durationMs: 2,
+    });
+    plain.observeReport(done('a/x'));
+    one.observeReport(done('a/y'));
+    two.observeReport(done('a/z'));
+    two.observeReport(done('a/w'));
+    one.onQueue({ depth: 3, running: 1, waiting: 0, adds: 4 });
+    two.onLifecycle(pods, { type: 'connecting', resourceVersion: '1' });
+    two.onLifecycle(pods, { type: 'connecting', resourceVersion: '1' });
+    const samples = await scrape(registry);
+    const reconciles = (labels: Record<string, string>) =>
+      samples.get(series('controller_runtime_reconcile_total', { ...labels, result: 'success' }));
+    // Unsharded: controller-runtime's labels, exactly.
+    expect(reconciles({ controller: 'web' })).toBe(1);
+    expect(samples.get(series('workqueue_depth', queue))).toBe(0);
+    // Sharded: one series per member.
+    expect(reconciles({ controller: 'cms', member: 'pod-1' })).toBe(1);
+    expect(reconciles({ controller: 'cms', member: 'pod-2' })).toBe(2);
+    expect(
+      samples.get(series('workqueue_depth', { name: 'cms', controller: 'cms', member: 'pod-1' })),
+    ).toBe(3);
+    expect(
+      samples.get(
+        series('kube_rx_watch_reconnects_total', {
+          controller: 'cms',
+          member: 'pod-2',
+          resource: 'v1/pods',
+        }),
+      ),
+    ).toBe(1);
+    // No series of the unsharded controller names a member.
+    for (const name of samples.keys()) {
+      if (name.includes('controller="web"')) expect(name).not.toContain('member=');
+    }
+    expect(() => controllerMetrics(registry, { controller: 'cms', member: '' })).toThrow(/member/);
+  });
+
   it('counts the events its recorder dropped, by reason', async () => {
     const registry = new Registry();
     const metrics = controllerMetrics(registry, { controller: 'web' });

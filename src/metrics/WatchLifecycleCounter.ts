@@ -17,7 +17,10 @@ export class WatchLifecycleCounter {
   private readonly reconnects: { inc(value?: number): void };
   private readonly relists: { inc(value?: number): void };
 
-  constructor(set: WatchMetricSet, labels: { controller?: string; resource: string }) {
+  constructor(
+    set: WatchMetricSet,
+    labels: { controller?: string; member?: string; resource: string },
+  ) {
     this.reconnects = set.reconnects.labels(labels);
     this.relists = set.relists.labels(labels);
     // The series exist from the start (at 0), so that rate() and alerts see them at once.

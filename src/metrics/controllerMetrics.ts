@@ -12,6 +12,12 @@ import { WatchLifecycleCounter } from './WatchLifecycleCounter.js';
 export interface ControllerMetricsConfig {
   /** The `controller` (and workqueue `name`) label: one fixed value per controller. */
   controller: string;
+  /**
+   * A sharded controller's identity in its ring (`sharding.identity`): every series then carries
+   * it as the `member` label, so the members of a ring scraped into one Prometheus stay apart.
+   * Unset (an unsharded controller): no `member` label, the series are controller-runtime's.
+   */
+  member?: string;
 }
 
 /** The hooks of one controller's metrics: give them to its config and pipe its reports. */
@@ -46,7 +52,7 @@ const RESULTS = {
  * `controller_runtime_active_workers`, and its watches' `kube_rx_watch_reconnects_total` and
  * `kube_rx_watch_relists_total` (`controller`, `resource`). The label values are fixed by the
  * config and the resources watched: never a key or an object's name, so the series stay
- * bounded however many objects pass.
+ * bounded however many objects pass. A sharded controller's series carry its `member` too.
  *
  * ```
  * reports:          -d--e--d--r->      (done, error, done, requeue)
@@ -69,23 +75,28 @@ export function controllerMetrics(
   registry: Registry,
   config: ControllerMetricsConfig,
 ): ControllerMetrics {
-  const { controller } = config;
+  const { controller, member } = config;
   if (typeof controller !== 'string' || controller === '') {
     throw new TypeError('controllerMetrics: controller must be a non-empty string');
   }
+  if (member !== undefined && (typeof member !== 'string' || member === '')) {
+    throw new TypeError('controllerMetrics: member must be a non-empty string when given');
+  }
+  // The member label only when sharded: an unsharded controller's series keep their labels.
+  const own = member === undefined ? { controller } : { controller, member };
   const set = controllerMetricSet(registry);
-  const queueLabels = { name: controller, controller };
+  const queueLabels = { name: controller, ...own };
   const depth = set.depth.labels(queueLabels);
   const adds = set.adds.labels(queueLabels);
   const retries = set.retries.labels(queueLabels);
   const queueDuration = set.queueDuration.labels(queueLabels);
   const workDuration = set.workDuration.labels(queueLabels);
-  const errors = set.reconcileErrors.labels({ controller });
-  const workers = set.activeWorkers.labels({ controller });
+  const errors = set.reconcileErrors.labels(own);
+  const workers = set.activeWorkers.labels(own);
   const results = {
-    success: set.reconciles.labels({ controller, result: 'success' }),
-    error: set.reconciles.labels({ controller, result: 'error' }),
-    requeue_after: set.reconciles.labels({ controller, result: 'requeue_after' }),
+    success: set.reconciles.labels({ ...own, result: 'success' }),
+    error: set.reconciles.labels({ ...own, result: 'error' }),
+    requeue_after: set.reconciles.labels({ ...own, result: 'requeue_after' }),
   };
   // Every series exists from the start, at 0, as controller-runtime initialises them.
   depth.set(0);
@@ -117,13 +128,13 @@ export function controllerMetrics(
       const label = resourceLabel(resource);
       let counter = watches.get(label);
       if (counter === undefined) {
-        counter = new WatchLifecycleCounter(watchSet, { controller, resource: label });
+        counter = new WatchLifecycleCounter(watchSet, { ...own, resource: label });
         watches.set(label, counter);
       }
       counter.observe(event);
     },
     observeReport,
     observeReports: <R extends ReconcileReport>() => tap<R>(observeReport),
-    onEventDropped: (reason) => set.eventsDropped.labels({ controller, reason }).inc(),
+    onEventDropped: (reason) => set.eventsDropped.labels({ ...own, reason }).inc(),
   };
 }

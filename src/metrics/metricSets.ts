@@ -10,20 +10,27 @@ export const WORKQUEUE_BUCKETS = [
 
 /** The metrics of controllers, created once per registry. */
 export interface ControllerMetricSet {
-  depth: Gauge<'name' | 'controller'>;
-  adds: Counter<'name' | 'controller'>;
-  retries: Counter<'name' | 'controller'>;
-  queueDuration: Histogram<'name' | 'controller'>;
-  workDuration: Histogram<'name' | 'controller'>;
-  reconciles: Counter<'controller' | 'result'>;
-  reconcileErrors: Counter<'controller'>;
-  activeWorkers: Gauge<'controller'>;
-  eventsDropped: Counter<'controller' | 'reason'>;
+  depth: Gauge<QueueLabel>;
+  adds: Counter<QueueLabel>;
+  retries: Counter<QueueLabel>;
+  queueDuration: Histogram<QueueLabel>;
+  workDuration: Histogram<QueueLabel>;
+  reconciles: Counter<'controller' | 'result' | 'member'>;
+  reconcileErrors: Counter<'controller' | 'member'>;
+  activeWorkers: Gauge<'controller' | 'member'>;
+  eventsDropped: Counter<'controller' | 'reason' | 'member'>;
 }
+
+/**
+ * The labels of the workqueue series. `member` (a sharded controller's identity in its ring) is
+ * declared on every series but set only by sharded controllers: prom-client leaves a label it
+ * is not given out of the series, so an unsharded controller's series are what they were.
+ */
+type QueueLabel = 'name' | 'controller' | 'member';
 
 /** What a watch counts between scrapes: its per-event path touches nothing of prom-client. */
 export interface WatchTally {
-  labels: { controller?: string; resource: string };
+  labels: { controller?: string; member?: string; resource: string };
   events: number;
   lastEventMs: number | undefined;
 }
@@ -33,10 +40,10 @@ export interface WatchTally {
  * per label set (so as many as there are distinct resources and controllers, never more).
  */
 export interface WatchMetricSet {
-  events: Counter<'controller' | 'resource'>;
-  reconnects: Counter<'controller' | 'resource'>;
-  relists: Counter<'controller' | 'resource'>;
-  lastEvent: Gauge<'controller' | 'resource'>;
+  events: Counter<'controller' | 'member' | 'resource'>;
+  reconnects: Counter<'controller' | 'member' | 'resource'>;
+  relists: Counter<'controller' | 'member' | 'resource'>;
+  lastEvent: Gauge<'controller' | 'member' | 'resource'>;
   tallies: Map<string, WatchTally>;
 }
 
@@ -55,7 +62,7 @@ export function controllerMetricSet(registry: Registry): ControllerMetricSet {
   let set = controllerSets.get(registry);
   if (set !== undefined) return set;
   const registers = [registry];
-  const queue = ['name', 'controller'] as const;
+  const queue = ['name', 'controller', 'member'] as const;
   set = {
     depth: new Gauge({
       name: 'workqueue_depth',
@@ -92,25 +99,25 @@ export function controllerMetricSet(registry: Registry): ControllerMetricSet {
     reconciles: new Counter({
       name: 'controller_runtime_reconcile_total',
       help: 'Total number of reconciliations per controller',
-      labelNames: ['controller', 'result'] as const,
+      labelNames: ['controller', 'result', 'member'] as const,
       registers,
     }),
     reconcileErrors: new Counter({
       name: 'controller_runtime_reconcile_errors_total',
       help: 'Total number of reconciliation errors per controller',
-      labelNames: ['controller'] as const,
+      labelNames: ['controller', 'member'] as const,
       registers,
     }),
     activeWorkers: new Gauge({
       name: 'controller_runtime_active_workers',
       help: 'Number of currently used workers per controller',
-      labelNames: ['controller'] as const,
+      labelNames: ['controller', 'member'] as const,
       registers,
     }),
     eventsDropped: new Counter({
       name: 'kube_rx_events_dropped_total',
       help: 'Events an eventRecorder did not write, by reason (rate-limited, overflow, write-failed, invalid)',
-      labelNames: ['controller', 'reason'] as const,
+      labelNames: ['controller', 'reason', 'member'] as const,
       registers,
     }),
   };
@@ -131,7 +138,7 @@ export function watchMetricSet(registry: Registry): WatchMetricSet {
   let set = watchSets.get(registry);
   if (set !== undefined) return set;
   const registers = [registry];
-  const labelNames = ['controller', 'resource'] as const;
+  const labelNames = ['controller', 'member', 'resource'] as const;
   const tallies = new Map<string, WatchTally>();
   const events = new Counter({
     name: 'kube_rx_watch_events_total',

@@ -11,7 +11,7 @@ function microTime(date: Date): string {
 }
 
 /** What makes two observations of the lease the same record (client-go compares the record). */
-function recordKey(lease: LeaseObject): string {
+export function recordKey(lease: LeaseObject): string {
   const spec = lease.spec ?? {};
   return JSON.stringify([
     lease.metadata.resourceVersion,
@@ -59,6 +59,20 @@ export class Elector {
   start(): void {
     this.emit(false);
     this.schedule(0);
+  }
+
+  /**
+   * Starts from an observation made before this Elector existed (by this process, on the same
+   * clock: `settings.now`): `lease` as first seen at `observedAt`. A standby seeded so judges
+   * expiry from then, not from its own first read: a new sharder that watched the ring's Leases
+   * all along need not watch a dead member's Lease a whole lease duration more. Ignored once
+   * the Elector has observed anything itself.
+   */
+  seed(lease: LeaseObject, observedAt: number): void {
+    if (this.observed !== undefined) return;
+    this.observed = lease;
+    this.observedKey = recordKey(lease);
+    this.observedAt = observedAt;
   }
 
   /** Stops trying; a leader releases the lease (in the background, bounded in time). */

@@ -1,7 +1,8 @@
 import type { Cluster, Logger } from '../../types.js';
 import { Elector } from '../election/Elector.js';
 import type { ElectionSettings } from '../election/electionSettings.js';
-import { memberLeaseApi } from './memberLease.js';
+import { claimLeaseApi } from './memberLease.js';
+import type { LeaseObservations } from './LeaseObservations.js';
 import type { ShardNames } from './shardNames.js';
 
 /**
@@ -12,7 +13,9 @@ import type { ShardNames } from './shardNames.js';
  * that never joined). While it holds the Lease, that member cannot act (it would have to hold
  * its Lease), so its objects may move without a drain. What the Elector guarantees a leader
  * (it stops holding when its renewals fail for `renewDeadlineMs`) keeps a returning member
- * from acting before the sharder stopped moving its objects.
+ * from acting before the sharder stopped moving its objects. A claim let go deletes the Lease
+ * (`claimLeaseApi`): released claims do not pile up, and the member, if it ever comes back,
+ * creates its Lease anew.
  *
  * @example
  * const reapers = new Reapers(kc, 'ops', names, settings, () => pass());
@@ -29,12 +32,13 @@ export class Reapers {
     private readonly settings: ElectionSettings,
     private readonly changed: () => void,
     private readonly logger?: Logger,
+    private readonly observations?: LeaseObservations,
   ) {}
 
   /** Stands by on `member`'s Lease (no-op when already). */
   watch(member: string): void {
     if (this.electors.has(member)) return;
-    const api = memberLeaseApi(this.cluster, this.namespace, this.names, member, this.logger);
+    const api = claimLeaseApi(this.cluster, this.namespace, this.names, member, this.logger);
     const entry = { elector: undefined as unknown as Elector, holding: false };
     entry.elector = new Elector(api, this.settings, (holding) => {
       if (entry.holding === holding) return;
@@ -42,6 +46,10 @@ export class Reapers {
       this.changed();
     });
     this.electors.set(member, entry);
+    // What this process saw of the Lease before it was the sharder counts: expiry is judged
+    // from when it first saw the record as it is, on its own clock.
+    const seen = this.observations?.get(`${this.namespace}/${this.names.memberLease(member)}`);
+    if (seen) entry.elector.seed(seen.lease, seen.at);
     entry.elector.start();
   }
 
@@ -55,7 +63,7 @@ export class Reapers {
     return this.electors.keys();
   }
 
-  /** Stops standing by on `member` (releasing its Lease if held: it may join at once). */
+  /** Stops standing by on `member` (deleting its Lease if held: it may join at once). */
   forget(member: string): void {
     const entry = this.electors.get(member);
     if (!entry) return;

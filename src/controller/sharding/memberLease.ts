@@ -1,4 +1,6 @@
-import type { Cluster, Logger } from '../../types.js';
+import { requestJson } from '../../client/request.js';
+import { resourcePath } from '../../objects/resourcePath.js';
+import type { Cluster, Logger, ResourceRef } from '../../types.js';
 import { leaseApi, type LeaseApi, type LeaseObject } from '../election/leaseApi.js';
 import { MEMBER_LABEL, RING_LABEL, type ShardNames } from './shardNames.js';
 
@@ -34,6 +36,56 @@ export function memberLeaseApi(
         },
         signal,
       ),
+  };
+}
+
+/** The Lease resource (coordination.k8s.io/v1). */
+export const leases: ResourceRef<LeaseObject> = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  kind: 'Lease',
+};
+
+/**
+ * The {@link LeaseApi} of the sharder's claim on a member's Lease: {@link memberLeaseApi}'s,
+ * except that a release (the Elector's update clearing the holder) deletes the Lease instead,
+ * on the resourceVersion the claim last wrote (409 if anyone wrote since: the Elector reads it
+ * again and deletes only if it is still ours). A released claim is a member gone for good (its
+ * objects moved): its Lease would otherwise stay in the namespace for ever, one per pod name
+ * the ring ever had. A member that comes back finds no Lease and creates it, as a new one does.
+ *
+ * @example
+ * new Elector(claimLeaseApi(kc, 'ops', names, 'pod-2'), settings, onHolding);
+ */
+export function claimLeaseApi(
+  cluster: Cluster,
+  namespace: string,
+  names: ShardNames,
+  member: string,
+  logger?: Logger,
+): LeaseApi {
+  const api = memberLeaseApi(cluster, namespace, names, member, logger);
+  const path = resourcePath(leases, { namespace, name: names.memberLease(member) });
+  return {
+    ...api,
+    update: async (lease, signal) => {
+      if (lease.spec?.holderIdentity !== '') return api.update(lease, signal);
+      const deleted = await requestJson<unknown>(cluster, {
+        method: 'DELETE',
+        path,
+        body: {
+          apiVersion: 'v1',
+          kind: 'DeleteOptions',
+          preconditions: { resourceVersion: lease.metadata.resourceVersion },
+        },
+        signal,
+        logger,
+      });
+      // Gone already is as good as deleted.
+      if (deleted.ok || deleted.error.statusCode === 404) return { ok: true, value: lease };
+      return deleted;
+    },
   };
 }
 

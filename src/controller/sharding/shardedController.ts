@@ -1,18 +1,38 @@
-import { type Observable, asyncScheduler, defer, merge } from 'rxjs';
+import {
+  type Observable,
+  BehaviorSubject,
+  EMPTY,
+  NEVER,
+  Subject,
+  asyncScheduler,
+  defer,
+  filter,
+  ignoreElements,
+  merge,
+  share,
+  switchMap,
+  take,
+  takeUntil,
+  tap,
+} from 'rxjs';
 import { resourceApi } from '../../client/write/resourceApi.js';
 import { createInformers } from '../../operators/createInformers.js';
-import type { KubernetesObject } from '../../types.js';
+import type { KubernetesObject, WatchOptions } from '../../types.js';
 import type { ControllerConfig } from '../ControllerConfig.js';
 import { electionSettings } from '../election/electionSettings.js';
 import { leaderElection } from '../leaderElection.js';
 import type { ReconcileReport } from '../ReconcileReport.js';
 import { whileLeader } from '../whileLeader.js';
 import { memberStep, type MemberKeys } from './handshake.js';
-import { memberHolder } from './memberLease.js';
+import { LeaseObservations } from './LeaseObservations.js';
+import { leases, memberHolder } from './memberLease.js';
 import { membership } from './membership.js';
 import { sharder } from './sharder.js';
 import type { ShardingConfig } from './ShardingConfig.js';
-import { shardNames } from './shardNames.js';
+import { RING_LABEL, shardNames } from './shardNames.js';
+
+/** The sharder's label writes in flight at once, by default (see the bench's figures). */
+const DEFAULT_WRITE_CONCURRENCY = 64;
 
 /** An unsharded controller (what `controller` is without `sharding`). */
 export type RunController<T extends KubernetesObject> = (
@@ -28,8 +48,10 @@ export type RunController<T extends KubernetesObject> = (
  * A run for a key starts the user's `reconcile` only when the key is this member's: the object
  * is in its store, labelled with it and not draining, or it was and has been deleted. A draining
  * object's run (the queue starts it only after the key's run in flight ended) clears both labels
- * instead: the handshake's answer. Owned and watched objects are not sharded: each member watches
- * them whole, and their triggers for keys that are not its own start nothing.
+ * instead: the handshake's answer. Owned objects carry their controller owner's member (the
+ * sharder labels them, and labels them for the next member before it assigns the owner), so
+ * the member's owned watches select its label too; `watches` sources are not sharded (each
+ * member watches them whole), and their triggers for keys that are not its own start nothing.
  *
  * @example
  * controller({
@@ -46,7 +68,7 @@ export function shardedController<T extends KubernetesObject>(
 ): Observable<ReconcileReport> {
   const names = shardNames(sharding);
   const { identity, namespace } = sharding;
-  const { cluster, reconcile, triggerOn, scheduler = asyncScheduler } = config;
+  const { cluster, reconcile, triggerOn, stop, scheduler = asyncScheduler } = config;
   const durations = {
     leaseDurationMs: sharding.leaseDurationMs,
     renewDeadlineMs: sharding.renewDeadlineMs,
@@ -64,24 +86,76 @@ export function shardedController<T extends KubernetesObject>(
     ...(config.scheduler && { scheduler: config.scheduler }),
   });
   const { assignLabel, drainLabel } = names;
+  const { writeConcurrency = DEFAULT_WRITE_CONCURRENCY } = sharding;
+  if (!Number.isSafeInteger(writeConcurrency) || writeConcurrency < 1) {
+    throw new RangeError(
+      `controller: config.sharding.writeConcurrency must be a positive integer: ${String(writeConcurrency)}`,
+    );
+  }
   const primary = config.for;
+  const owns = config.owns ?? [];
   const writer = resourceApi(cluster, primary.resource);
 
   return defer(() => {
+    const { onLifecycle } = config;
     const informers =
-      config.informers ?? createInformers({ scheduler, resilience: { onRefused: 'retry' } });
+      config.informers ??
+      createInformers({
+        scheduler,
+        resilience: { onRefused: 'retry' },
+        // The metrics' hook sees the member's watches (and the sharder's, while it is one).
+        onLifecycle: onLifecycle && ((resource, event) => onLifecycle(resource, event)),
+      });
     const inFlight = new Set<Promise<unknown>>();
 
+    // A graceful stop (`config.stop`): the member's controller drains (it has `stop` too), then
+    // the membership ends (its Lease released once the runs settled) and so does the sharder.
+    const drained = new Subject<void>();
+    const memberNow = new BehaviorSubject(false);
+    let stopping = false;
+    const ended$ = stop
+      ? merge(
+          drained,
+          stop.pipe(
+            take(1),
+            tap(() => (stopping = true)),
+            switchMap(() => memberNow.pipe(filter((now) => !now))),
+          ),
+        ).pipe(take(1), share())
+      : NEVER;
+
+    // Every member watches the ring's Leases from its start (the upstream the sharder's store
+    // shares): a member elected sharder judges a dead member's expiry from what it saw since.
+    const observations = new LeaseObservations(settings.now);
+    const observe$ = informers
+      .store(cluster, leases, { namespace, labelSelector: `${RING_LABEL}=${names.ring}` })
+      .pipe(
+        tap((store) => observations.update(store)),
+        ignoreElements(),
+        takeUntil(ended$),
+      );
+
     const member = defer(() => {
+      // Stopping: a membership won again starts no controller.
+      if (stopping) {
+        drained.next();
+        return EMPTY;
+      }
       // A new incarnation starts afresh: what the previous one released or saw is not ours.
       const keys: MemberKeys = { released: new Map(), seen: new Set() };
-      const selector = [primary.options?.labelSelector, names.selectorOf(identity)]
-        .filter(Boolean)
-        .join(',');
+      const selected = (options: WatchOptions | undefined): WatchOptions => ({
+        ...options,
+        labelSelector: [options?.labelSelector, names.selectorOf(identity)]
+          .filter(Boolean)
+          .join(','),
+      });
+      const selector = selected(primary.options).labelSelector;
       return run({
         ...config,
         informers,
         for: { ...primary, options: { ...primary.options, labelSelector: selector } },
+        // Owned objects carry their owner's member (the sharder labels them): 1/N of them too.
+        owns: owns.map((source) => ({ ...source, options: selected(source.options) })),
         // The handshake's label must start a run whatever the user's triggerOn compares.
         triggerOn: (object) => {
           const labels = object.metadata?.labels ?? {};
@@ -122,18 +196,24 @@ export function shardedController<T extends KubernetesObject>(
       ...defined,
       ...(config.scheduler && { scheduler: config.scheduler }),
       settled: () => Promise.allSettled([...inFlight]),
-    });
+    }).pipe(
+      tap((now) => memberNow.next(now)),
+      takeUntil(ended$),
+    );
     const sharder$ = sharder({
       cluster,
       informers,
       names,
       namespace,
       resource: primary.resource,
-      options: {
-        ...(primary.options?.namespace && { namespace: primary.options.namespace }),
-        ...(primary.options?.labelSelector && { labelSelector: primary.options.labelSelector }),
-      },
+      options: watchScope(primary.options),
+      owned: owns.map((source) => ({
+        resource: source.resource,
+        options: watchScope(source.options),
+      })),
       settings: { ...settings, identity: `reaper:${memberHolder(identity)}` },
+      writeConcurrency,
+      observations,
       scheduler,
     }).pipe(
       whileLeader(
@@ -143,11 +223,24 @@ export function shardedController<T extends KubernetesObject>(
           identity: memberHolder(identity),
           ...defined,
           ...(config.scheduler && { scheduler: config.scheduler }),
-        }),
+        }).pipe(takeUntil(ended$)),
       ),
     );
-    return merge(member.pipe(whileLeader(member$)), sharder$);
+    return merge(
+      member.pipe(tap({ complete: () => drained.next() }), whileLeader(member$)),
+      sharder$,
+      observe$,
+    );
   });
+}
+
+/** What the sharder's metadata-only watch keeps of a source's options: the same objects. */
+function watchScope(options: WatchOptions | undefined): WatchOptions {
+  return {
+    ...(options?.namespace && { namespace: options.namespace }),
+    ...(options?.labelSelector && { labelSelector: options.labelSelector }),
+    ...(options?.fieldSelector && { fieldSelector: options.fieldSelector }),
+  };
 }
 
 /** controller's default triggerOn (kept here: controller.ts imports this file). */

@@ -1,0 +1,39 @@
+import { recordKey } from '../election/Elector.js';
+import type { LeaseObject } from '../election/leaseApi.js';
+import type { Store } from '../../operators/store/Store.js';
+
+/**
+ * When this process first saw each Lease of a ring as it is now (its record: version, holder,
+ * renew time), on its own monotonic clock. Every member keeps it from its start (one
+ * label-selected watch of the ring's Leases, the one the sharder reads too), so a member that
+ * becomes the sharder seeds its claims with it: a dead member's Lease that nobody renewed
+ * for a lease duration of *this process's* observation is taken at once, where a sharder that
+ * had just started watching would wait a whole lease duration more.
+ *
+ * @example
+ * const seen = new LeaseObservations(() => performance.now());
+ * leases$.subscribe((store) => seen.update(store));
+ * seen.get('ops/web.pod-2'); // { lease, at } or undefined
+ */
+export class LeaseObservations {
+  private readonly seen = new Map<string, { key: string; lease: LeaseObject; at: number }>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Takes the store's Leases in: a record not seen before is stamped now. */
+  update(store: Store<LeaseObject, string>): void {
+    const present = new Set<string>();
+    for (const lease of store.values()) {
+      const name = `${lease.metadata.namespace ?? ''}/${lease.metadata.name}`;
+      present.add(name);
+      const key = recordKey(lease);
+      if (this.seen.get(name)?.key !== key) this.seen.set(name, { key, lease, at: this.now() });
+    }
+    for (const name of this.seen.keys()) if (!present.has(name)) this.seen.delete(name);
+  }
+
+  /** The Lease `namespace/name` as first seen in its current record, and when. */
+  get(name: string): { lease: LeaseObject; at: number } | undefined {
+    return this.seen.get(name);
+  }
+}
