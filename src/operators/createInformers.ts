@@ -1,4 +1,5 @@
 import { resourceIdentity } from '../objects/resourceIdentity.js';
+import { defaultKey } from '../objects/defaultKey.js';
 import { watchRequest } from '../client/watchRequest.js';
 import { assertObjectArgument, isObjectArgument } from '../objects/argumentChecks.js';
 import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
@@ -174,15 +175,13 @@ export function createInformers(config: InformersConfig = {}): Informers {
       assertObjectArgument('informers.store', 'storeConfig', storeConfig, true);
       return defer(() => {
         const shared = sharedWatch(cluster, resource, options);
-        const identity = storeIdentity(storeConfig as InformerStoreConfig<unknown, string>);
+        const config = storeConfig as InformerStoreConfig<unknown, string>;
+        const identity = storeIdentity(config);
+        // The default store is the shared watch's own (folded once with what a late events
+        // subscriber replays); another key or indexes fold the events again.
+        if (identity === DEFAULT_STORE) return shared.store(identity) as Observable<Store<T, I>>;
         return shared.store(identity, (events) =>
-          events.pipe(
-            toStore({ key: storeConfig.key, indexes: storeConfig.indexes } as ToStoreConfig<
-              any,
-              never,
-              string
-            >),
-          ),
+          events.pipe(toStore({ key: config.key, indexes: config.indexes })),
         ) as Observable<Store<T, I>>;
       });
     },
@@ -211,12 +210,16 @@ function functionId(fn: ((...args: never[]) => unknown) | undefined): number {
   return id;
 }
 
-/** Equal for the same key function and the same indexer functions under the same names. */
+/**
+ * Equal for the same key function and the same indexer functions under the same names (the
+ * default key, given or not, is one key).
+ */
 function storeIdentity(storeConfig: InformerStoreConfig<unknown, string>): string {
   const indexes: Indexers<unknown> = storeConfig.indexes ?? {};
   const names = Object.keys(indexes).sort();
-  return JSON.stringify([
-    functionId(storeConfig.key),
-    names.map((name) => [name, functionId(indexes[name])]),
-  ]);
+  const key = storeConfig.key === defaultKey ? undefined : storeConfig.key;
+  return JSON.stringify([functionId(key), names.map((name) => [name, functionId(indexes[name])])]);
 }
+
+/** The identity of a store with the default key and no indexes. */
+const DEFAULT_STORE = storeIdentity({});
