@@ -5,8 +5,8 @@ import { assertObjectArgument, isObjectArgument } from '../objects/argumentCheck
 import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import { SharedWatch } from './share/SharedWatch.js';
-import type { Indexers } from './store/IndexedObjects.js';
+import { SharedWatch, type StoreFold } from './share/SharedWatch.js';
+import { StoreIndexes, type Indexers } from './store/IndexedObjects.js';
 import type { LifecycleEvent } from './resume/LifecycleEvent.js';
 import { resilientWatch, type ResilientWatchConfig } from './resilientWatch.js';
 import { toStore, type Store, type ToStoreConfig } from './toStore.js';
@@ -176,13 +176,14 @@ export function createInformers(config: InformersConfig = {}): Informers {
       return defer(() => {
         const shared = sharedWatch(cluster, resource, options);
         const config = storeConfig as InformerStoreConfig<unknown, string>;
-        const identity = storeIdentity(config);
-        // The default store is the shared watch's own (folded once with what a late events
-        // subscriber replays); another key or indexes fold the events again.
-        if (identity === DEFAULT_STORE) return shared.store(identity) as Observable<Store<T, I>>;
-        return shared.store(identity, (events) =>
-          events.pipe(toStore({ key: config.key, indexes: config.indexes })),
-        ) as Observable<Store<T, I>>;
+        const key = config.key === defaultKey ? undefined : config.key;
+        // A store of the default key is the shared watch's own (its objects folded once with
+        // what a late events subscriber replays, its indexes kept beside them); another key
+        // folds the events again.
+        const how: StoreFold | StoreIndexes<unknown> = key
+          ? (events) => events.pipe(toStore({ key, indexes: config.indexes }))
+          : StoreIndexes.of(config.indexes);
+        return shared.store(storeIdentity(config), how) as Observable<Store<T, I>>;
       });
     },
   };
@@ -220,6 +221,3 @@ function storeIdentity(storeConfig: InformerStoreConfig<unknown, string>): strin
   const key = storeConfig.key === defaultKey ? undefined : storeConfig.key;
   return JSON.stringify([functionId(key), names.map((name) => [name, functionId(indexes[name])])]);
 }
-
-/** The identity of a store with the default key and no indexes. */
-const DEFAULT_STORE = storeIdentity({});

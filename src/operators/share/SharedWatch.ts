@@ -8,7 +8,9 @@ import {
 } from 'rxjs';
 import { LingeringCount } from './LingeringCount.js';
 import { SharedUpstream, type UpstreamEnding } from './SharedUpstream.js';
-import { StoreReplay } from './StoreReplay.js';
+import { StoreReplay, type IndexedStore } from './StoreReplay.js';
+import type { StoreIndexes } from '../store/IndexedObjects.js';
+import type { StoreSnapshot } from '../store/StoreSnapshot.js';
 import type { AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
 
 /**
@@ -19,9 +21,9 @@ import type { AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
  * store counts its own subscribers the same way and holds the watch from its first subscriber
  * until `linger` ms after its last.
  *
- * One fold: the watch's own store (default key, no indexes: {@link StoreReplay}) is what a late
- * events subscriber replays and what `store()` without a fold of its own emits; only a store
- * with another key or with indexes folds the events again.
+ * One fold: the watch's own store (default key: {@link StoreReplay}) is what a late events
+ * subscriber replays and what a store of the default key emits (with its indexes kept beside
+ * the same objects); only a store with another key folds the events again.
  */
 export class SharedWatch {
   private readonly replay = new StoreReplay();
@@ -55,17 +57,15 @@ export class SharedWatch {
   }
 
   /**
-   * The shared store of that identity, made the first time: `fold` applied to the shared
-   * events, or without `fold` the watch's own store, folded once with the replay. The latest
+   * The shared store of that identity, made the first time: `how` applied to the shared events
+   * (a store of another key), or the watch's own store, folded once with the replay, with these
+   * indexes kept beside its objects (a store of the default key). The latest
    * store is replayed to each subscriber; `linger` ms after its last subscriber left, or when it
    * errors or completes, the run is dropped and the next subscriber starts a new one.
    */
-  store(
-    identity: string,
-    fold?: (events: Observable<AnyWatchEvent>) => Observable<unknown>,
-  ): Observable<unknown> {
+  store(identity: string, how: StoreFold | StoreIndexes<unknown>): Observable<unknown> {
     let store = this.stores.get(identity);
-    if (!store) this.stores.set(identity, (store = this.sharedStore(fold)));
+    if (!store) this.stores.set(identity, (store = this.sharedStore(how)));
     return store;
   }
 
@@ -74,12 +74,22 @@ export class SharedWatch {
    * anything yet), then each new one, in the order of the shared subscribers, as a `toStore`
    * subscribed in its place would emit them; no replay of the objects one by one.
    */
-  private ownStore(leftAt: () => number): Observable<unknown> {
+  private ownStore(leftAt: () => number, indexes: StoreIndexes<unknown>): Observable<unknown> {
     return this.held<unknown>(leftAt, (upstream, subscriber) => {
       const { replay } = this;
-      let last = replay.initial;
+      let last: unknown;
+      let followed: IndexedStore | undefined;
       const emitIfChanged = () => {
-        if (replay.snapshot !== last) subscriber.next((last = replay.snapshot));
+        let snapshot: StoreSnapshot<unknown> | undefined;
+        try {
+          if (indexes.empty) snapshot = replay.snapshot();
+          else snapshot = (followed = replay.follow(followed, indexes))?.snapshot;
+        } catch (error) {
+          // A throwing indexer fails this store, as in toStore, not the shared watch.
+          subscriber.error(error);
+          return;
+        }
+        if (snapshot !== last) subscriber.next((last = snapshot));
       };
       emitIfChanged();
       const observer: Observer<AnyWatchEvent> = {
@@ -125,9 +135,7 @@ export class SharedWatch {
     });
   }
 
-  private sharedStore(
-    fold: ((events: Observable<AnyWatchEvent>) => Observable<unknown>) | undefined,
-  ): Observable<unknown> {
+  private sharedStore(how: StoreFold | StoreIndexes<unknown>): Observable<unknown> {
     let current: StoreRun | undefined;
     return new Observable<unknown>((subscriber) => {
       const fresh = current === undefined;
@@ -137,7 +145,8 @@ export class SharedWatch {
       const inner = run.subject.subscribe(subscriber);
       if (fresh) {
         const leftAt = () => run.leftAt;
-        const stores = fold ? fold(this.events(leftAt)) : this.ownStore(leftAt);
+        const stores =
+          typeof how === 'function' ? how(this.events(leftAt)) : this.ownStore(leftAt, how);
         run.connection = stores.subscribe({
           next: (store) => run.subject.next(store),
           error: (error: unknown) => (run.end(), run.subject.error(error)),
@@ -189,6 +198,9 @@ export class SharedWatch {
     this.onClose();
   }
 }
+
+/** How a store of another key than the default folds the shared events. */
+export type StoreFold = (events: Observable<AnyWatchEvent>) => Observable<unknown>;
 
 /** One running fold of a shared store. */
 interface StoreRun {

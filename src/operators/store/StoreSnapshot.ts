@@ -9,7 +9,7 @@ import { IndexedObjects, StoreIndexes } from './IndexedObjects.js';
  * What a snapshot's state folds: the objects alone for a store without indexes (no wrapper to
  * allocate per change), the objects with their indexes otherwise.
  */
-type SnapshotState<T> = WatchState<SortedMap<T>> | WatchState<IndexedObjects<T>>;
+export type SnapshotState<T> = WatchState<SortedMap<T>> | WatchState<IndexedObjects<T>>;
 
 /**
  * One immutable version of a store: `toStore` makes a new one per change from the previous
@@ -43,12 +43,18 @@ export class StoreSnapshot<T> implements Store<T> {
     return { resourceVersion: this.resourceVersion, synced: this.synced };
   }
 
+  /** Whether `store` is the snapshot of `state` (made by {@link StoreSnapshot.of}). */
+  static isOf<T>(store: StoreSnapshot<T>, state: SnapshotState<T>): boolean {
+    return store.#state === state;
+  }
+
   /**
-   * The object of the initial-events-end BOOKMARK that synced it (undefined before): what a
-   * shared watch replays from its store, at the store's resourceVersion.
+   * The snapshot of a state folded elsewhere (a shared watch's, whose replay and store are one
+   * fold): the state is taken as it is, and must not change afterwards (no persistent map
+   * does).
    */
-  static initialEventsEnd(store: StoreSnapshot<unknown>): unknown {
-    return store.#state.initialEventsEnd;
+  static of<T>(state: SnapshotState<T>): StoreSnapshot<T> {
+    return new StoreSnapshot(state);
   }
 
   /** An empty store with these (empty) indexes. */
@@ -60,8 +66,7 @@ export class StoreSnapshot<T> implements Store<T> {
     );
   }
 
-  /** The persistent maps of a snapshot: what a shared watch replays, and what specs check an
-   * update shares. */
+  /** The persistent maps of a snapshot, for specs that check what an update shares. */
   static internals<T>(store: StoreSnapshot<T>): {
     objects: SortedMap<T>;
     indexes: StoreIndexes<T>;
