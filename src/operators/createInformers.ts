@@ -77,7 +77,9 @@ export interface Informers {
   /**
    * The store of a request, shared by every subscriber with an equal `storeConfig` (the same key
    * function and the same indexer functions under the same names): a late subscriber gets the
-   * current snapshot at once, synchronously on subscribe, then every later one.
+   * current snapshot at once, synchronously on subscribe, then every later one. With the default
+   * key (given or not) the objects are folded once per event for the store and for what a late
+   * `events` subscriber replays, indexes kept beside them; another key folds them again.
    */
   store<T = KubernetesObject, I extends string = never>(
     cluster: Cluster,
