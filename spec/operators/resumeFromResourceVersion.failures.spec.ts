@@ -164,19 +164,21 @@ describe('resumeFromResourceVersion: backoff', () => {
       });
       const idle = source.pipe(withBookmarks({ idleTimeout: 1000, scheduler: m.scheduler }));
       const { timeline } = run(m, idle, {}, 3000);
+      // Idle is checked every 500 ms: 1500 ms after a's (the tick at 500 saw it), 1000 ms after
+      // a connection that sent nothing.
       expect(timeline).toEqual([
         '0 connecting 1',
         '0 connected',
         '0 MODIFIED a@5',
-        '1000 disconnected error 0',
-        '1000 backoff 400 #1 0',
-        '1400 connecting 5',
-        '1400 connected',
-        '1400 BOOKMARK 6',
-        '1401 disconnected closed',
-        '1401 connecting 6',
-        '2401 disconnected error 0',
-        '2401 backoff 800 #2 0',
+        '1500 disconnected error 0',
+        '1500 backoff 400 #1 0',
+        '1900 connecting 5',
+        '1900 connected',
+        '1900 BOOKMARK 6',
+        '1901 disconnected closed',
+        '1901 connecting 6',
+        '2901 disconnected error 0',
+        '2901 backoff 800 #2 0',
       ]);
       expect(source.connections.every((c) => c.allowWatchBookmarks)).toBe(true);
     }),

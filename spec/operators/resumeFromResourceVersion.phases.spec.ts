@@ -9,6 +9,7 @@ import { resumeFromResourceVersion } from '../../src/operators/resumeFromResourc
 import {
   added,
   bookmark,
+  deleted,
   errorEvent,
   listOf,
   modified,
@@ -108,6 +109,42 @@ describe('resumeFromResourceVersion phases: initial-events', () => {
         '4 disconnected closed',
         '4 connecting 6',
       ]);
+    }),
+  );
+
+  it(
+    'initial-events, nothing delivered yet: the events themselves go out as they come, no end diff',
+    marbles((m) => {
+      const a3 = added(pod('a', '3'));
+      const b4 = added(pod('b', '4'));
+      const source = marbleWatchSource({
+        connections: [
+          m.cold('abAdMe-', {
+            a: a3,
+            b: b4,
+            A: added(pod('a', '3')),
+            d: deleted(pod('b', '4')),
+            M: added(pod('a', '5')),
+            e: end('6'),
+          }),
+        ],
+      });
+      const { timeline, events } = run(m, source, { initialState: 'watch-list' });
+      expect(timeline).toEqual([
+        '0 relist-start',
+        '0 connecting -',
+        '0 connected',
+        '0 ADDED a@3',
+        '1 ADDED b@4',
+        // a@3 again is a repeat: dropped; a@5 of a key delivered is a change.
+        '3 DELETED b@4',
+        '4 MODIFIED a@5',
+        '5 BOOKMARK 6 end',
+        '5 relist-end 1',
+      ]);
+      // Not copies: what the server sent, with no event made anew.
+      expect(events[0]).toBe(a3);
+      expect(events[1]).toBe(b4);
     }),
   );
 

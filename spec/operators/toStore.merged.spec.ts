@@ -125,8 +125,13 @@ describe('toStore on a merged stream', () => {
       expect(view(first)).toEqual(afterP);
       expect(first.store('pods').resourceVersion).toBe('5');
       expect(snapshots[3]!.store('pods').get('default', 'a')?.metadata?.resourceVersion).toBe('9');
-      expect(Object.isFrozen(first)).toBe(true);
+      // Getters over private fields: nothing to assign, and the list of sources is frozen.
+      expect(Object.keys(first)).toEqual([]);
+      expect(() => {
+        (first as { synced: boolean }).synced = true;
+      }).toThrow(TypeError);
       expect(Object.isFrozen(first.sources)).toBe(true);
+      expect(JSON.stringify(first)).toBe('{"sources":["pods"],"synced":false}');
     }),
   );
 

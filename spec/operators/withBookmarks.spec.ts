@@ -15,15 +15,34 @@ describe('withBookmarks', () => {
   it(
     'passes events and bookmarks on and errors after idleTimeout of silence since the last one',
     marbles((m) => {
-      const source = marbleWatchSource({ connections: [m.cold('-a--b-------|', { a, b })] });
+      // Ticks every 2 ms: the one at 4 sees b (at 3), those at 6 and 8 find silence.
+      const source = marbleWatchSource({ connections: [m.cold('-a-b-------|', { a, b })] });
       const idle = new WatchError(
-        'watch idle: no event or bookmark for 5 ms, the connection is presumed dead',
+        'watch idle: no event or bookmark for 4 ms, the connection is presumed dead',
         { errorType: 'SYSTEM_ERROR', statusCode: 0, resourcePath: '/api/v1/pods' },
       );
       m.expect(
-        source.pipe(withBookmarks({ idleTimeout: 5, scheduler: m.scheduler })),
-      ).toBeObservable('-a--b----#', { a, b }, idle);
+        source.pipe(withBookmarks({ idleTimeout: 4, scheduler: m.scheduler })),
+      ).toBeObservable('-a-b----#', { a, b }, idle);
     }),
+  );
+
+  // idleTimeout 10 ticks every 5: the silence seen is 10 to 15, never less, never more (15 when
+  // the event comes at the very frame of a tick, after it).
+  it.each([1, 2, 3, 4, 5, 6, 7, 8, 9])(
+    'errors 1x to 1.5x idleTimeout after the last event, wherever it falls (event at %i)',
+    (last) =>
+      marbles((m) => {
+        const events = m.cold(`${'-'.repeat(last)}a${'-'.repeat(40)}|`, { a });
+        const source = marbleWatchSource({ connections: [events] });
+        let erroredAt = -1;
+        source
+          .pipe(withBookmarks({ idleTimeout: 10, scheduler: m.scheduler }))
+          .subscribe({ error: () => (erroredAt = m.scheduler.now()) });
+        m.flush();
+        expect(erroredAt - last).toBeGreaterThanOrEqual(10);
+        expect(erroredAt - last).toBeLessThanOrEqual(15);
+      })(),
   );
 
   it(

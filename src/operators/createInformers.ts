@@ -1,11 +1,12 @@
 import { resourceIdentity } from '../objects/resourceIdentity.js';
+import { defaultKey } from '../objects/defaultKey.js';
 import { watchRequest } from '../client/watch/watchRequest.js';
 import { assertObjectArgument, isObjectArgument } from '../objects/argumentChecks.js';
 import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs';
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
-import { SharedWatch } from './share/SharedWatch.js';
-import type { Indexers } from './store/IndexedObjects.js';
+import { SharedWatch, type StoreFold } from './share/SharedWatch.js';
+import { StoreIndexes, type Indexers } from './store/IndexedObjects.js';
 import type { LifecycleEvent } from './resume/LifecycleEvent.js';
 import { resilientWatch, type ResilientWatchConfig } from './resilientWatch.js';
 import { toStore, type Store, type ToStoreConfig } from './toStore.js';
@@ -76,7 +77,9 @@ export interface Informers {
   /**
    * The store of a request, shared by every subscriber with an equal `storeConfig` (the same key
    * function and the same indexer functions under the same names): a late subscriber gets the
-   * current snapshot at once, synchronously on subscribe, then every later one.
+   * current snapshot at once, synchronously on subscribe, then every later one. With the default
+   * key (given or not) the objects are folded once per event for the store and for what a late
+   * `events` subscriber replays, indexes kept beside them; another key folds them again.
    */
   store<T = KubernetesObject, I extends string = never>(
     cluster: Cluster,
@@ -174,16 +177,15 @@ export function createInformers(config: InformersConfig = {}): Informers {
       assertObjectArgument('informers.store', 'storeConfig', storeConfig, true);
       return defer(() => {
         const shared = sharedWatch(cluster, resource, options);
-        const identity = storeIdentity(storeConfig as InformerStoreConfig<unknown, string>);
-        return shared.store(identity, (events) =>
-          events.pipe(
-            toStore({ key: storeConfig.key, indexes: storeConfig.indexes } as ToStoreConfig<
-              any,
-              never,
-              string
-            >),
-          ),
-        ) as Observable<Store<T, I>>;
+        const config = storeConfig as InformerStoreConfig<unknown, string>;
+        const key = config.key === defaultKey ? undefined : config.key;
+        // A store of the default key is the shared watch's own (its objects folded once with
+        // what a late events subscriber replays, its indexes kept beside them); another key
+        // folds the events again.
+        const how: StoreFold | StoreIndexes<unknown> = key
+          ? (events) => events.pipe(toStore({ key, indexes: config.indexes }))
+          : StoreIndexes.of(config.indexes);
+        return shared.store(storeIdentity(config), how) as Observable<Store<T, I>>;
       });
     },
   };
@@ -211,12 +213,13 @@ function functionId(fn: ((...args: never[]) => unknown) | undefined): number {
   return id;
 }
 
-/** Equal for the same key function and the same indexer functions under the same names. */
+/**
+ * Equal for the same key function and the same indexer functions under the same names (the
+ * default key, given or not, is one key).
+ */
 function storeIdentity(storeConfig: InformerStoreConfig<unknown, string>): string {
   const indexes: Indexers<unknown> = storeConfig.indexes ?? {};
   const names = Object.keys(indexes).sort();
-  return JSON.stringify([
-    functionId(storeConfig.key),
-    names.map((name) => [name, functionId(indexes[name])]),
-  ]);
+  const key = storeConfig.key === defaultKey ? undefined : storeConfig.key;
+  return JSON.stringify([functionId(key), names.map((name) => [name, functionId(indexes[name])])]);
 }

@@ -31,6 +31,10 @@ export class ObjectMap<T> {
     return this.#slots.size;
   }
 
+  has(key: string): boolean {
+    return this.#slots.has(key);
+  }
+
   get(key: string): T | undefined {
     const slot = this.#slots.get(key);
     return slot === undefined ? undefined : this.#objects[slot];

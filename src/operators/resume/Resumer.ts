@@ -119,9 +119,8 @@ export class Resumer<T> {
           name: 'initial-events',
           startedAt,
           connected: false,
-          fresh: new Map(),
           // Nothing delivered yet: no difference to wait for, the events go out as they come.
-          streaming: this.delivered.size === 0,
+          fresh: this.delivered.size === 0 ? undefined : new Map(),
         }
       : { name: 'watching', startedAt, connected: false, burst: isFreshStart(resourceVersion) };
     this.emitLifecycle({ type: 'connecting', resourceVersion });
@@ -164,17 +163,31 @@ export class Resumer<T> {
     }
     if (event.type === 'BOOKMARK') return;
     const key = this.settings.key(event.object);
-    if (event.type === 'DELETED') phase.fresh.delete(key);
-    else phase.fresh.set(key, event.object);
-    if (!phase.streaming) return;
-    const change =
-      event.type === 'DELETED' ? event : freshChange(this.delivered, key, event.object);
+    const { fresh } = phase;
+    if (fresh !== undefined) {
+      if (event.type === 'DELETED') fresh.delete(key);
+      else fresh.set(key, event.object);
+      return;
+    }
+    // Streaming: the event itself goes out when it is what the difference would say (an ADDED
+    // of a key not delivered, a DELETED), with no event made anew.
+    if (event.type === 'DELETED' || (event.type === 'ADDED' && !this.delivered.has(key))) {
+      return this.deliver(event, key);
+    }
+    const change = freshChange(this.delivered, key, event.object);
     if (change) this.deliver(change, key);
   }
 
-  /** The end of a sync (listed, or initial events ended): the difference, then the bookmark. */
-  private synced(fresh: ReadonlyMap<string, T>, bookmark: WatchObjectEvent<T>): void {
-    for (const [key, change] of relistDifference(this.delivered, fresh)) this.deliver(change, key);
+  /**
+   * The end of a sync (listed, or initial events ended): the difference, then the bookmark. No
+   * `fresh` state: the initial events went out as they came, and nothing differs.
+   */
+  private synced(fresh: ReadonlyMap<string, T> | undefined, bookmark: WatchObjectEvent<T>): void {
+    if (fresh !== undefined) {
+      for (const [key, change] of relistDifference(this.delivered, fresh)) {
+        this.deliver(change, key);
+      }
+    }
     this.subscriber.next(bookmark);
     this.cursor = resourceVersionOf(bookmark);
     this.mustSync = false;
@@ -182,7 +195,7 @@ export class Resumer<T> {
     this.syncedAt = this.settings.scheduler.now();
     this.lastWasUnauthorized = false;
     this.consecutiveFailures = 0;
-    this.emitLifecycle({ type: 'relist-end', count: fresh.size });
+    this.emitLifecycle({ type: 'relist-end', count: (fresh ?? this.delivered).size });
   }
 
   /** The open watch ended: closed by the server, or failed. */

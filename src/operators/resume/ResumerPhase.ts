@@ -50,13 +50,14 @@ interface OpenWatch {
 /** A watch-list (`sendInitialEvents`) is open and its initial events are still arriving. */
 export interface InitialEventsPhase<T> extends OpenWatch {
   readonly name: 'initial-events';
-  /** The fresh state so far, by key, in the order it came. */
-  readonly fresh: Map<string, T>;
   /**
-   * Nothing had been delivered: each initial event goes out as it comes. Otherwise (a resync)
-   * the difference goes out at the end bookmark, deletions first.
+   * A resync (something had been delivered): the fresh state so far, by key, in the order it
+   * came; its difference goes out at the end bookmark, deletions first. Undefined when nothing
+   * had been delivered: each initial event then goes out as it comes, and what was delivered is
+   * the fresh state, so no second map of every object is kept (it made a watch-list sync slower
+   * than a list).
    */
-  readonly streaming: boolean;
+  readonly fresh: Map<string, T> | undefined;
 }
 
 /** A watch is open past any initial events: each event moves the cursor. */

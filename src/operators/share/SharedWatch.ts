@@ -1,83 +1,141 @@
-import { Observable, ReplaySubject, type SchedulerLike, type Subscription } from 'rxjs';
-import { shareWatch } from './shareWatch.js';
+import {
+  Observable,
+  ReplaySubject,
+  type Observer,
+  type SchedulerLike,
+  type Subscriber,
+  type Subscription,
+} from 'rxjs';
 import { LingeringCount } from './LingeringCount.js';
+import { SharedUpstream, type UpstreamEnding } from './SharedUpstream.js';
+import { StoreReplay, type IndexedStore } from './StoreReplay.js';
+import type { StoreIndexes } from '../store/IndexedObjects.js';
+import type { StoreSnapshot } from '../store/StoreSnapshot.js';
 import type { AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
-
-/** How a shared watch ended on its own: its error, or completion. */
-type Ending = { error: unknown } | 'complete';
 
 /**
  * One upstream watch shared by the identical requests of `createInformers`, and the stores
  * folded from it, held through one mechanism ({@link LingeringCount}): while anything holds the
- * watch, one internal subscription (the keeper) keeps the `shareWatch` connection, and with it
- * the state a late subscriber replays, alive; it is dropped `linger` ms after the last holder
- * leaves, which closes the upstream. Each shared store counts its own subscribers the same way
- * and holds the watch from its first subscriber until `linger` ms after its last.
+ * watch, its upstream subscription (a {@link SharedUpstream}) stays open, and with it the state a
+ * late subscriber replays; it is closed `linger` ms after the last holder leaves. Each shared
+ * store counts its own subscribers the same way and holds the watch from its first subscriber
+ * until `linger` ms after its last.
+ *
+ * One fold: the watch's own store (default key: {@link StoreReplay}) is what a late events
+ * subscriber replays and what a store of the default key emits (with its indexes kept beside
+ * the same objects); only a store with another key folds the events again.
  */
 export class SharedWatch {
-  private readonly shared$: Observable<AnyWatchEvent>;
+  private readonly replay = new StoreReplay();
   private readonly stores = new Map<string, Observable<unknown>>();
   private readonly count: LingeringCount;
-  private keeper: Subscription | undefined;
+  private upstream: SharedUpstream<AnyWatchEvent> | undefined;
   private closed = false;
-  private ending: Ending | undefined;
+  private ending: UpstreamEnding | undefined;
 
   constructor(
-    upstream: Observable<AnyWatchEvent>,
+    private readonly source: Observable<AnyWatchEvent>,
     private readonly linger: number,
     private readonly scheduler: SchedulerLike,
     /** Called once, when it closes: the registry forgets it, so the next request opens anew. */
     private readonly onClose: () => void,
   ) {
-    this.shared$ = upstream.pipe(shareWatch());
     this.count = new LingeringCount(linger, scheduler, () => this.close());
   }
 
   /**
-   * The shared events, holding the upstream while subscribed and `linger` ms after the time
-   * `leftAt` gives when it is unsubscribed (now; a shared store gives when its last subscriber
-   * left, having lingered itself).
+   * The shared events (a late subscriber first gets the replay), holding the upstream while
+   * subscribed and `linger` ms after the time `leftAt` gives when it is unsubscribed (now; a
+   * shared store gives when its last subscriber left, having lingered itself).
    */
   events(leftAt: () => number = () => this.scheduler.now()): Observable<AnyWatchEvent> {
-    return new Observable<AnyWatchEvent>((subscriber) => {
+    return this.held<AnyWatchEvent>(leftAt, (upstream, subscriber) => {
+      upstream.replayTo(subscriber);
+      upstream.add(subscriber);
+      return subscriber;
+    });
+  }
+
+  /**
+   * The shared store of that identity, made the first time: `how` applied to the shared events
+   * (a store of another key), or the watch's own store, folded once with the replay, with these
+   * indexes kept beside its objects (a store of the default key). The latest
+   * store is replayed to each subscriber; `linger` ms after its last subscriber left, or when it
+   * errors or completes, the run is dropped and the next subscriber starts a new one.
+   */
+  store(identity: string, how: StoreFold | StoreIndexes<unknown>): Observable<unknown> {
+    let store = this.stores.get(identity);
+    if (!store) this.stores.set(identity, (store = this.sharedStore(how)));
+    return store;
+  }
+
+  /**
+   * The snapshots of the watch's own store: the current one at once (unless no event changed
+   * anything yet), then each new one, in the order of the shared subscribers, as a `toStore`
+   * subscribed in its place would emit them; no replay of the objects one by one.
+   */
+  private ownStore(leftAt: () => number, indexes: StoreIndexes<unknown>): Observable<unknown> {
+    return this.held<unknown>(leftAt, (upstream, subscriber) => {
+      const { replay } = this;
+      let last: unknown;
+      let followed: IndexedStore | undefined;
+      const emitIfChanged = () => {
+        let snapshot: StoreSnapshot<unknown> | undefined;
+        try {
+          if (indexes.empty) snapshot = replay.snapshot();
+          else snapshot = (followed = replay.follow(followed, indexes))?.snapshot;
+        } catch (error) {
+          // A throwing indexer fails this store, as in toStore, not the shared watch.
+          subscriber.error(error);
+          return;
+        }
+        if (snapshot !== last) subscriber.next((last = snapshot));
+      };
+      emitIfChanged();
+      const observer: Observer<AnyWatchEvent> = {
+        next: emitIfChanged,
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      };
+      upstream.add(observer);
+      return observer;
+    });
+  }
+
+  /**
+   * A subscription holding the watch: `join` adds an observer to the open upstream and returns
+   * it, to be removed on unsubscribe (`leftAt` then tells when its users left).
+   */
+  private held<V>(
+    leftAt: () => number,
+    join: (
+      upstream: SharedUpstream<AnyWatchEvent>,
+      subscriber: Subscriber<V>,
+    ) => Observer<AnyWatchEvent>,
+  ): Observable<V> {
+    return new Observable<V>((subscriber) => {
       this.hold();
       if (this.ending !== undefined) {
-        // The upstream failed while opening: tell this subscriber what the keeper was told.
+        // The upstream failed while opening: tell this subscriber what the watch was told.
         const ending = this.ending;
         if (ending === 'complete') subscriber.complete();
         else subscriber.error(ending.error);
         return;
       }
-      if (this.closed) {
+      const upstream = this.upstream;
+      if (this.closed || !upstream) {
         subscriber.error(new Error('kube-rx: a closed shared watch was subscribed'));
         return;
       }
-      const subscription = this.shared$.subscribe(subscriber);
+      const observer = join(upstream, subscriber);
       return () => {
-        subscription.unsubscribe();
+        upstream.remove(observer);
         this.count.release(leftAt());
       };
     });
   }
 
-  /**
-   * The shared store of that identity (`fold` applied to the shared events), made the first
-   * time: the latest store is replayed to each subscriber; `linger` ms after its last
-   * subscriber left, or when it errors or completes, the fold is dropped and the next
-   * subscriber starts a new one.
-   */
-  store(
-    identity: string,
-    fold: (events: Observable<AnyWatchEvent>) => Observable<unknown>,
-  ): Observable<unknown> {
-    let store = this.stores.get(identity);
-    if (!store) this.stores.set(identity, (store = this.sharedStore(fold)));
-    return store;
-  }
-
-  private sharedStore(
-    fold: (events: Observable<AnyWatchEvent>) => Observable<unknown>,
-  ): Observable<unknown> {
+  private sharedStore(how: StoreFold | StoreIndexes<unknown>): Observable<unknown> {
     let current: StoreRun | undefined;
     return new Observable<unknown>((subscriber) => {
       const fresh = current === undefined;
@@ -86,7 +144,10 @@ export class SharedWatch {
       // Subscribed before the fold connects: every store it emits at once reaches the first one.
       const inner = run.subject.subscribe(subscriber);
       if (fresh) {
-        run.connection = fold(this.events(() => run.leftAt)).subscribe({
+        const leftAt = () => run.leftAt;
+        const stores =
+          typeof how === 'function' ? how(this.events(leftAt)) : this.ownStore(leftAt, how);
+        run.connection = stores.subscribe({
           next: (store) => run.subject.next(store),
           error: (error: unknown) => (run.end(), run.subject.error(error)),
           complete: () => (run.end(), run.subject.complete()),
@@ -120,26 +181,26 @@ export class SharedWatch {
 
   private hold(): void {
     this.count.hold();
-    if (this.keeper || this.closed) return;
-    // Subscribed before any holder's own subscription, so on an error the keeper hears first
-    // and closes this watch before a holder that retries looks for one.
-    const keeper = this.shared$.subscribe({
-      error: (error: unknown) => this.close({ error }),
-      complete: () => this.close('complete'),
-    });
-    if (this.closed) keeper.unsubscribe();
-    else this.keeper = keeper;
+    if (this.upstream || this.closed) return;
+    // Made and subscribed before any holder joins, so on an error the watch closes before a
+    // holder that retries looks for one (the upstream tells onEnd before its subscribers).
+    const upstream = new SharedUpstream<AnyWatchEvent>(this.replay, (ending) => this.close(ending));
+    this.upstream = upstream;
+    upstream.subscribeTo(this.source);
   }
 
-  private close(ending?: Ending): void {
+  private close(ending?: UpstreamEnding): void {
     if (this.closed) return;
     this.closed = true;
     this.ending = ending;
     this.count.stop();
-    this.keeper?.unsubscribe();
+    this.upstream?.unsubscribe();
     this.onClose();
   }
 }
+
+/** How a store of another key than the default folds the shared events. */
+export type StoreFold = (events: Observable<AnyWatchEvent>) => Observable<unknown>;
 
 /** One running fold of a shared store. */
 interface StoreRun {

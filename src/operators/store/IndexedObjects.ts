@@ -130,6 +130,14 @@ export class IndexedObjects<T> implements ObjectsByKey<T, IndexedObjects<T>> {
     readonly indexes: StoreIndexes<T>,
   ) {}
 
+  /**
+   * Objects folded elsewhere with indexes kept up to date with them (by the caller): what a
+   * shared watch's indexed store is, over the objects its replay folded once.
+   */
+  static over<T>(objects: SortedMap<T>, indexes: StoreIndexes<T>): IndexedObjects<T> {
+    return new IndexedObjects(objects, indexes);
+  }
+
   get size(): number {
     return this.objects.size;
   }

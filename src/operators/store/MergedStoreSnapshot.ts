@@ -2,13 +2,18 @@ import type { MergedStore } from './Store.js';
 import type { AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
 import { StoreSnapshot } from './StoreSnapshot.js';
 
-/** One immutable version of a merged store: one {@link StoreSnapshot} per source key. */
+/**
+ * One immutable version of a merged store: one {@link StoreSnapshot} per source key. Immutable
+ * as a StoreSnapshot is, by construction rather than by a freeze per event: private fields,
+ * read through getters.
+ */
 export class MergedStoreSnapshot implements MergedStore<Record<string, unknown>> {
   readonly #stores: ReadonlyMap<string, StoreSnapshot<unknown>>;
   /** The store of a source that has none yet: empty, with the indexes of every source. */
   readonly #emptyStore: StoreSnapshot<unknown>;
-  readonly sources: readonly string[];
-  readonly synced: boolean;
+  /** Frozen: it is handed out, and shared by the snapshots until a source is added. */
+  readonly #sources: readonly string[];
+  #synced: boolean | undefined = undefined;
 
   /** `sources`: the declared keys, then the other keys of `stores` in the order they came. */
   private constructor(
@@ -18,9 +23,24 @@ export class MergedStoreSnapshot implements MergedStore<Record<string, unknown>>
   ) {
     this.#stores = stores;
     this.#emptyStore = emptyStore;
-    this.sources = sources;
-    this.synced = sources.length > 0 && sources.every((key) => stores.get(key)?.synced === true);
-    Object.freeze(this);
+    this.#sources = sources;
+  }
+
+  get sources(): readonly string[] {
+    return this.#sources;
+  }
+
+  /** Computed once, when first read. */
+  get synced(): boolean {
+    const stores = this.#stores;
+    const sources = this.#sources;
+    return (this.#synced ??=
+      sources.length > 0 && sources.every((key) => stores.get(key)?.synced === true));
+  }
+
+  /** What `JSON.stringify` shows of it: what a reader sees but the stores. */
+  toJSON(): { sources: readonly string[]; synced: boolean } {
+    return { sources: this.#sources, synced: this.synced };
   }
 
   static empty(
@@ -51,7 +71,7 @@ export class MergedStoreSnapshot implements MergedStore<Record<string, unknown>>
     if (after === before) return merged;
     // Only a source not known yet changes the list of sources: a source without a store is
     // listed only when it was declared.
-    let { sources } = merged;
+    let sources = merged.#sources;
     if (!before && !sources.includes(source)) {
       sources = Object.freeze([...sources, source]);
     } else if (!before && after === merged.#emptyStore) {
