@@ -48,7 +48,8 @@ interface Series {
 export class RecorderCore {
   private readonly series = new Map<string, Series>();
   private readonly buckets = new Map<string, TokenBucket>();
-  private readonly inFlight = new Set<AbortController>();
+  /** Writes sent and not yet settled (bounded by `maxPendingWrites`). */
+  private inFlight = 0;
   private sequence = 0;
   private closed = false;
 
@@ -124,13 +125,15 @@ export class RecorderCore {
     event: EventRecord,
     send: (signal: AbortSignal) => Promise<void>,
   ): Promise<boolean> {
-    if (this.inFlight.size >= this.config.maxPendingWrites) {
+    if (this.inFlight >= this.config.maxPendingWrites) {
       this.dropped('overflow', event);
       return false;
     }
     const controller = new AbortController();
-    this.inFlight.add(controller);
+    this.inFlight++;
+    // A stalled write's bound alone keeps no process alive (its request does while it is open).
     const timer = setTimeout(() => controller.abort(), this.config.writeTimeoutMs);
+    (timer as { unref?: () => void }).unref?.();
     try {
       await send(controller.signal);
       return true;
@@ -142,7 +145,7 @@ export class RecorderCore {
       return false;
     } finally {
       clearTimeout(timer);
-      this.inFlight.delete(controller);
+      this.inFlight--;
     }
   }
 
