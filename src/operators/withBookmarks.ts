@@ -32,8 +32,9 @@ export interface WithBookmarksConfig {
  * {@link WatchError} (SYSTEM_ERROR, status 0, "idle"), so `resumeFromResourceVersion` or `retry`
  * reconnects instead of waiting forever on a half-dead socket. The silence is checked every
  * `idleTimeout / 2` ms, so the error comes `idleTimeout` to 1.5x `idleTimeout` after the last
- * event (exactly `idleTimeout` after connecting when nothing came): no clock is read per event. BOOKMARK events flow on. A list
- * through this source that has not answered within `idleTimeout` fails the same way.
+ * event (exactly `idleTimeout` after connecting when nothing came): no clock is read per event.
+ * BOOKMARK events flow on. A list through this source that has not answered within
+ * `idleTimeout` fails the same way.
  *
  * The result is still a `WatchSource` (`withOptions` and `list` work, and its `options` carry
  * `allowWatchBookmarks: true`), so it goes before `resumeFromResourceVersion()`.
