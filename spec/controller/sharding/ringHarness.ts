@@ -44,15 +44,20 @@ export class Ring {
     readonly requeueMs = 50,
   ) {}
 
-  /** Starts a member; its reconcile takes `runMs` and ignores its signal (the worst case). */
-  join(identity: string, name = identity): Member {
+  /**
+   * Starts a member; its reconcile takes `runMs` and ignores its signal (the worst case).
+   * `via`: the address its requests go to instead of the server's (a proxy in front of it).
+   */
+  join(identity: string, name = identity, via?: string): Member {
     const base = kubeConfigConnection(this.fake.kubeConfig());
     let partitioned = false;
     // A partition: every request resolves to a port nothing listens on (connection refused).
     const cluster: ClusterConnection = {
       name: identity,
-      resolve: (context) =>
-        partitioned ? Promise.resolve({ server: 'http://127.0.0.1:9' }) : base.resolve(context),
+      resolve: async (context) =>
+        partitioned
+          ? { server: 'http://127.0.0.1:9' }
+          : { ...(await base.resolve(context)), ...(via !== undefined && { server: via }) },
     };
     const subscription = controller<V1ConfigMap>({
       cluster,

@@ -177,7 +177,6 @@ export function shardedController<T extends KubernetesObject>(
               { namespace: meta.namespace, type: 'merge', signal: ctx.signal },
             );
             keys.released.set(ctx.key, meta.resourceVersion);
-            keys.seen.delete(ctx.key);
             return;
           }
           const running = reconcile(object, ctx);
