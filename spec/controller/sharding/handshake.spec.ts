@@ -73,7 +73,6 @@ describe('memberStep: the member half', () => {
     );
     // What shardedController records after the release succeeded.
     k.released.set('app/a', '2');
-    k.seen.delete('app/a');
     // The store has not seen it leave: the same version again starts nothing.
     expect(memberStep(object({ [A]: 'm1', [D]: 'true' }, '2'), 'app/a', k, 'm1', names)).toBe(
       'skip',
@@ -82,5 +81,20 @@ describe('memberStep: the member half', () => {
     expect(memberStep(undefined, 'app/a', k, 'm1', names)).toBe('skip');
     // Assigned back later (a newer version): ours again.
     expect(memberStep(object({ [A]: 'm1' }, '5'), 'app/a', k, 'm1', names)).toBe('run');
+  });
+
+  it('a release whose answer was lost: tried again, and its leaving is never a deletion', () => {
+    const k = keys();
+    expect(memberStep(object({ [A]: 'm1' }), 'app/a', k, 'm1', names)).toBe('run');
+    expect(memberStep(object({ [A]: 'm1', [D]: 'true' }, '2'), 'app/a', k, 'm1', names)).toBe(
+      'release',
+    );
+    // The PATCH failed (nothing recorded): the server may have applied it or not. The store
+    // still shows the draining version: release again (a 409 if the first one was applied).
+    expect(memberStep(object({ [A]: 'm1', [D]: 'true' }, '2'), 'app/a', k, 'm1', names)).toBe(
+      'release',
+    );
+    // It left the store: the next member may be running it; not a deletion to run here.
+    expect(memberStep(undefined, 'app/a', k, 'm1', names)).toBe('skip');
   });
 });

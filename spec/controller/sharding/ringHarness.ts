@@ -42,17 +42,24 @@ export class Ring {
     readonly runMs = 20,
     /** Each run asks to run again this soon: keys keep running while they move. */
     readonly requeueMs = 50,
+    /** The members' Lease timings (longer ones for specs whose requests are slow by design). */
+    readonly timing = { lease: LEASE, renew: RENEW, retry: RETRY },
   ) {}
 
-  /** Starts a member; its reconcile takes `runMs` and ignores its signal (the worst case). */
-  join(identity: string, name = identity): Member {
+  /**
+   * Starts a member; its reconcile takes `runMs` and ignores its signal (the worst case).
+   * `via`: the address its requests go to instead of the server's (a proxy in front of it).
+   */
+  join(identity: string, name = identity, via?: string): Member {
     const base = kubeConfigConnection(this.fake.kubeConfig());
     let partitioned = false;
     // A partition: every request resolves to a port nothing listens on (connection refused).
     const cluster: ClusterConnection = {
       name: identity,
-      resolve: (context) =>
-        partitioned ? Promise.resolve({ server: 'http://127.0.0.1:9' }) : base.resolve(context),
+      resolve: async (context) =>
+        partitioned
+          ? { server: 'http://127.0.0.1:9' }
+          : { ...(await base.resolve(context)), ...(via !== undefined && { server: via }) },
     };
     const subscription = controller<V1ConfigMap>({
       cluster,
@@ -76,9 +83,9 @@ export class Ring {
         ring: RING,
         namespace: 'ops',
         identity,
-        leaseDurationMs: LEASE,
-        renewDeadlineMs: RENEW,
-        retryPeriodMs: RETRY,
+        leaseDurationMs: this.timing.lease,
+        renewDeadlineMs: this.timing.renew,
+        retryPeriodMs: this.timing.retry,
       },
     }).subscribe();
     const member = { identity: name, subscription, partition: (on: boolean) => (partitioned = on) };

@@ -69,8 +69,9 @@ export interface MemberKeys {
  *
  * - Released by us and the store still shows the version we released: skip (the store has not
  *   seen the object leave yet; acting would overlap with the next member).
- * - Gone from the store: run (with `undefined`: deleted) only if it was ours; a trigger from an
- *   owned object for someone else's key starts nothing.
+ * - Gone from the store: run (with `undefined`: deleted) only if it was ours and never released
+ *   (a release tried counts, answered or not); a trigger from an owned object for someone else's
+ *   key starts nothing.
  *
  * @example
  * memberStep(undefined, 'app/web', keys, identity, names); // 'skip' unless app/web was ours
@@ -89,7 +90,13 @@ export function memberStep(
     if (keys.released.get(key) === meta.resourceVersion) return 'skip';
     keys.released.delete(key);
   }
-  if (meta.labels?.[labelsOf.drainLabel] !== undefined) return 'release';
+  if (meta.labels?.[labelsOf.drainLabel] !== undefined) {
+    // From the moment the release is sent the key may be the next member's: an answer lost
+    // after the server applied it (a 5xx after the commit, a reset) fails the run, and the
+    // object leaving our store must then read as the move it may be, not as a deletion of ours.
+    keys.seen.delete(key);
+    return 'release';
+  }
   keys.seen.add(key);
   return 'run';
 }

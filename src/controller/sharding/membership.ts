@@ -2,8 +2,10 @@ import { Observable, distinctUntilChanged } from 'rxjs';
 import type { Cluster } from '../../types.js';
 import { Elector } from '../election/Elector.js';
 import { electionSettings } from '../election/electionSettings.js';
+import type { LeaseApi, LeaseObject } from '../election/leaseApi.js';
 import type { LeaderElectionConfig } from '../LeaderElectionConfig.js';
 import { memberHolder, memberLeaseApi } from './memberLease.js';
+import type { MemberFence } from './MemberFence.js';
 import type { ShardNames } from './shardNames.js';
 
 /** What `membership` needs besides the cluster: the ring's names and the election's settings. */
@@ -14,6 +16,8 @@ export interface MembershipConfig extends Omit<LeaderElectionConfig, 'name'> {
    * (or after `renewDeadlineMs`), so no other member is given a key whose run still goes on.
    */
   settled: () => Promise<unknown>;
+  /** Told of every successful write of the Lease as ours (what a run checks before it starts). */
+  fence?: MemberFence;
 }
 
 /**
@@ -37,14 +41,19 @@ export interface MembershipConfig extends Omit<LeaderElectionConfig, 'name'> {
  * membership(kc, { namespace: 'ops', identity: 'pod-1', names, settled }).subscribe(log);
  */
 export function membership(cluster: Cluster, config: MembershipConfig): Observable<boolean> {
-  const { names, settled, identity, namespace, logger } = config;
-  const api = memberLeaseApi(cluster, namespace, names, identity, logger);
+  const { names, settled, identity, namespace, logger, fence } = config;
   // Checked once at call time (RangeError, TypeError), as leaderElection checks.
   const checked = electionSettings({ ...config, name: names.memberLease(identity) });
+  const api = fenced(
+    memberLeaseApi(cluster, namespace, names, identity, logger),
+    checked.now,
+    fence,
+  );
   return new Observable<boolean>((subscriber) => {
     let elector: Elector | undefined;
     let closed = false;
     const join = () => {
+      fence?.reset();
       const settings = { ...checked, identity: memberHolder(identity) };
       let held = false;
       const current = new Elector(api, settings, (leading) => {
@@ -77,4 +86,18 @@ export function membership(cluster: Cluster, config: MembershipConfig): Observab
       void settled().then(finish, finish);
     };
   }).pipe(distinctUntilChanged());
+}
+
+/** `api`, telling `fence` of each write that leaves the Lease ours (a release clears the holder). */
+function fenced(api: LeaseApi, now: () => number, fence: MemberFence | undefined): LeaseApi {
+  if (!fence) return api;
+  const told =
+    (write: (lease: LeaseObject, signal: AbortSignal) => ReturnType<LeaseApi['update']>) =>
+    async (lease: LeaseObject, signal: AbortSignal) => {
+      const sentAt = now();
+      const result = await write(lease, signal);
+      if (result.ok && (result.value.spec?.holderIdentity ?? '') !== '') fence.renewed(sentAt);
+      return result;
+    };
+  return { get: (signal) => api.get(signal), create: told(api.create), update: told(api.update) };
 }

@@ -18,6 +18,7 @@ import {
 import { resourceApi } from '../../client/write/resourceApi.js';
 import { createInformers } from '../../operators/createInformers.js';
 import type { KubernetesObject, WatchOptions } from '../../types.js';
+import { Action } from '../Action.js';
 import type { ControllerConfig } from '../ControllerConfig.js';
 import { electionSettings } from '../election/electionSettings.js';
 import { leaderElection } from '../leaderElection.js';
@@ -25,6 +26,7 @@ import type { ReconcileReport } from '../ReconcileReport.js';
 import { whileLeader } from '../whileLeader.js';
 import { memberStep, type MemberKeys } from './handshake.js';
 import { LeaseObservations } from './LeaseObservations.js';
+import { MemberFence } from './MemberFence.js';
 import { leases, memberHolder } from './memberLease.js';
 import { membership } from './membership.js';
 import { sharder } from './sharder.js';
@@ -107,6 +109,7 @@ export function shardedController<T extends KubernetesObject>(
         onLifecycle: onLifecycle && ((resource, event) => onLifecycle(resource, event)),
       });
     const inFlight = new Set<Promise<unknown>>();
+    const fence = new MemberFence(settings.now, settings.renewDeadlineMs);
 
     // A graceful stop (`config.stop`): the member's controller drains (it has `stop` too), then
     // the membership ends (its Lease released once the runs settled) and so does the sharder.
@@ -162,6 +165,10 @@ export function shardedController<T extends KubernetesObject>(
           return [triggerOn ? triggerOn(object) : defaultTrigger(object), labels[drainLabel]];
         },
         reconcile: async (object, ctx) => {
+          // Past the renew deadline with the timer that stops us not fired yet (a stall): the
+          // Lease may be someone else's already. Nothing starts; the key waits (this
+          // incarnation ends in a moment, or a renewal sent in time lands and it runs).
+          if (!fence.holds()) return Action.requeueAfter(settings.retryPeriodMs);
           const step = memberStep(object, ctx.key, keys, identity, names);
           if (step === 'skip') return;
           if (step === 'release') {
@@ -177,7 +184,6 @@ export function shardedController<T extends KubernetesObject>(
               { namespace: meta.namespace, type: 'merge', signal: ctx.signal },
             );
             keys.released.set(ctx.key, meta.resourceVersion);
-            keys.seen.delete(ctx.key);
             return;
           }
           const running = reconcile(object, ctx);
@@ -196,6 +202,7 @@ export function shardedController<T extends KubernetesObject>(
       ...defined,
       ...(config.scheduler && { scheduler: config.scheduler }),
       settled: () => Promise.allSettled([...inFlight]),
+      fence,
     }).pipe(
       tap((now) => memberNow.next(now)),
       takeUntil(ended$),
