@@ -218,6 +218,46 @@ describe('controller: sharding', () => {
     expect(ring.overlaps()).toEqual([]);
   }, 30_000);
 
+  it('a lone member whose stale Lease its own sharder claims still joins and runs its keys', async () => {
+    fake = await FakeKubeApiServer.start({ http2: false });
+    seed(fake, 10);
+    // A previous incarnation of "solo" died holding its Lease, its objects still labelled: the
+    // new one and its own sharder both wait for that Lease to expire. Should the sharder claim
+    // it first, nowhere is live to move the objects to: the claim must not be held for ever
+    // (it kept the only member out, and nothing ran again).
+    for (const object of fake.objects(configmaps, 'app')) {
+      fake.update(configmaps, {
+        ...object,
+        metadata: { ...object.metadata, labels: { [LABEL]: 'solo' } },
+      });
+    }
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    fake.create(leases, {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: 'cms.solo',
+        namespace: 'ops',
+        labels: { 'shard.kube-rx.io/ring': 'cms', 'shard.kube-rx.io/member': 'solo' },
+      },
+      spec: {
+        holderIdentity: 'solo/dead',
+        leaseDurationSeconds: 1,
+        acquireTime: now,
+        renewTime: now,
+        leaseTransitions: 0,
+      },
+    } as LeaseObject & KubernetesObject);
+    ring = new Ring(fake);
+    ring.join('solo');
+    await until(
+      () => new Set(ring!.runs.map((run) => run.key)).size === 10,
+      'every key run',
+      15_000,
+    );
+    expect(fake.get(leases, 'ops', 'cms.solo')?.spec?.holderIdentity).toMatch(/^solo\//);
+  }, 30_000);
+
   it('checks its names at call time, naming the field', () => {
     const config = (sharding: Record<string, unknown>) => () =>
       controller({

@@ -208,8 +208,10 @@ class Sharder {
     this.followOwners(liveSet);
     // A claim that holds a member's Lease and has nothing left to move is let go (the Lease is
     // deleted: the member may join again at once); one on a Lease gone and unreferenced is dropped.
+    // With no live member its objects cannot move at all: holding the claim would only keep that
+    // member (perhaps alive, its Lease judged expired across a stall) from ever joining again.
     for (const member of [...this.reapers.members()]) {
-      if (referenced.has(member) || this.writing.size > 0) continue;
+      if ((referenced.has(member) && live.length > 0) || this.writing.size > 0) continue;
       const lease = this.members.get(
         `${this.config.namespace}/${this.config.names.memberLease(member)}`,
       );
