@@ -349,10 +349,11 @@ export const consumers = {
     plainOnly: true,
     label: 'kube-rx transport alone (no parsing)',
     async load({ server, events }) {
-      // The current build has it in client/request/request.js; earlier ones in client/request.js,
-      // builds before the client layer in sources/request.js, and before the undici transport in
-      // sources/streamingBody.js.
-      const { openStream } = await import(dist('client/request/request.js'))
+      // The current build has it in client/request/openStream.js; earlier ones in
+      // client/request/request.js or client/request.js, builds before the client layer in
+      // sources/request.js, and before the undici transport in sources/streamingBody.js.
+      const { openStream } = await import(dist('client/request/openStream.js'))
+        .catch(() => import(dist('client/request/request.js')))
         .catch(() => import(dist('client/request.js')))
         .catch(() => import(dist('sources/request.js')))
         .catch(() => import(dist('sources/streamingBody.js')));

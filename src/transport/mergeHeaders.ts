@@ -1,5 +1,5 @@
 // Node-free: the undici and node:http2 transport (exchange.ts), the fetch one (fetchExchange.ts)
-// and the request core (src/client/request/request.ts) merge headers with this one function.
+// and the request core (src/client/request/openStream.ts) merge headers with this one function.
 import { basicAuthorization } from '../security/basicAuthorization.js';
 
 /**

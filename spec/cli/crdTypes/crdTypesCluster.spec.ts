@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import yaml from 'js-yaml';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { requestJson } from '../../../src/client/request/request.js';
+import { requestJson } from '../../../src/client/request/requestJson.js';
 import { resourcePath } from '../../../src/objects/resourcePath.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { ResourceRef } from '../../../src/types.js';

@@ -11,7 +11,7 @@ jest.unstable_mockModule(
   '../../../src/client/connection/platform.js',
   () => import('../../../src/client/connection/platform.browser.js'),
 );
-const { requestJson } = await import('../../../src/client/request/request.js');
+const { requestJson } = await import('../../../src/client/request/requestJson.js');
 const { FakeKubeApiServer } =
   await import('../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js');
 

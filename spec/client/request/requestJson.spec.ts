@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { requestJson } from '../../../src/client/request/request.js';
+import { requestJson } from '../../../src/client/request/requestJson.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { Cluster } from '../../../src/types.js';
 import { RawServer } from '../../support/rawServer.js';

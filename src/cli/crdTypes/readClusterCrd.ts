@@ -1,4 +1,4 @@
-import { requestJson } from '../../client/request/request.js';
+import { requestJson } from '../../client/request/requestJson.js';
 import { isValidSegment } from '../../objects/resourcePath.js';
 import type { Cluster } from '../../types.js';
 import { redactSecrets } from '../../security/redactSecrets.js';

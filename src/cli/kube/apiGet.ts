@@ -1,7 +1,7 @@
 import { WatchError } from '../../WatchError.js';
 import type { Cluster } from '../../types.js';
 // The request core of src/client/: discovery sends requests the public sources do not.
-import { requestText } from '../../client/request/request.js';
+import { requestText } from '../../client/request/requestText.js';
 
 /** Plain JSON. */
 export const JSON_ACCEPT = 'application/json';

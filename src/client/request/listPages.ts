@@ -3,7 +3,7 @@ import type { Cluster, ListOptions, ListResult } from '../../types.js';
 import { linkedAbort } from './linkedAbort.js';
 import { listPageQuery } from './listPageQuery.js';
 import { peekContinueToken } from './peekContinueToken.js';
-import { requestText } from './request.js';
+import { requestText } from './requestText.js';
 
 /** What one list page gave, once decoded. */
 export interface DecodedPage {

@@ -1,7 +1,7 @@
 import { WatchError } from '../../WatchError.js';
 import type { Cluster, Logger } from '../../types.js';
 import type { BodySink, ResponseBody } from '../../transport/body.js';
-import { openStream } from './request.js';
+import { openStream } from './openStream.js';
 
 /** One streaming GET: a watch, a watch of Tables, a followed log. */
 export interface StreamRequest {

@@ -1,7 +1,7 @@
 import { WatchError } from '../../WatchError.js';
 import type { RequestMethod } from '../../transport/outgoingRequest.js';
 import type { Cluster } from '../../types.js';
-import { requestJson } from '../request/request.js';
+import { requestJson } from '../request/requestJson.js';
 import { withoutValues } from './writtenSecrets.js';
 
 /** One request of a `ResourceApi`, its path validated and encoded. */

@@ -1,4 +1,4 @@
-import { requestJson } from '../../client/request/request.js';
+import { requestJson } from '../../client/request/requestJson.js';
 import { resourcePath } from '../../objects/resourcePath.js';
 import type { Cluster, Logger, ResourceRef } from '../../types.js';
 import type { WatchError } from '../../WatchError.js';

@@ -1,11 +1,11 @@
 import { WatchError } from '../../WatchError.js';
 import { headerValue, type ResponseBody, type ResponseHead } from '../../transport/body.js';
-import { bodyText, decompress, exchange } from '../../transport/platform.js';
+import { exchange } from '../../transport/platform.js';
 import type { RequestMethod } from '../../transport/outgoingRequest.js';
 import type { Cluster, Logger, ResolvedConnection } from '../../types.js';
 import { utf8Text } from '../../transport/bytes.js';
 import { mergeHeaders } from '../../transport/mergeHeaders.js';
-import { contentLength, readBody } from './readBody.js';
+import { readBody } from './readBody.js';
 import { resolveConnection } from '../connection/resolveConnection.js';
 import { rememberCredentials } from '../connection/rememberCredentials.js';
 import { answerToWatchError } from './answerToWatchError.js';
@@ -14,7 +14,7 @@ import { answerToWatchError } from './answerToWatchError.js';
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** A 2xx answer with its body to read, or the request's failure as a {@link WatchError}. */
-type StreamOpenResult =
+export type StreamOpenResult =
   { ok: true; body: ResponseBody; head: ResponseHead } | { ok: false; error: WatchError };
 
 /**
@@ -88,115 +88,6 @@ export async function openStream(
 }
 
 /**
- * Sends one GET for a whole JSON answer (a list page; gzip accepted) and reads it, up to
- * `limit` bytes: its text, or the failure as a {@link WatchError} (a body cut short or
- * malformed is SYSTEM_ERROR). Never rejects.
- */
-export async function requestText(
-  cluster: Cluster,
-  resourcePath: string,
-  query: URLSearchParams,
-  signal: AbortSignal,
-  limit: number,
-  { accept, onSent, logger }: { accept?: string; onSent?: () => void; logger?: Logger } = {},
-): Promise<{ ok: true; text: string } | { ok: false; error: WatchError }> {
-  const opened = await openStream(cluster, resourcePath, query, signal, {
-    gzip: true,
-    accept,
-    onSent,
-    logger,
-  });
-  if (!opened.ok) return opened;
-  const read = await readAnswer(opened, resourcePath, signal, limit);
-  if (!read.ok) return read;
-  let bytes = read.bytes;
-  const encoding = headerValue(opened.head, 'content-encoding')?.trim().toLowerCase();
-  try {
-    bytes = await decompress(bytes, encoding, limit);
-  } catch (cause) {
-    const error = WatchError.network(resourcePath, cause, 'the answer could not be decompressed');
-    return { ok: false, error };
-  }
-  return { ok: true, text: bodyText(bytes) };
-}
-
-/** A JSON request (any method) and its parsed 2xx answer. */
-export interface JsonRequest {
-  method: RequestMethod;
-  /** The resource path, validated and encoded by the caller. */
-  path: string;
-  query?: URLSearchParams;
-  /** A JSON value to send (POST, PUT, PATCH). */
-  body?: unknown;
-  /** The body's media type: `application/json`, or a patch type. */
-  contentType?: string;
-  signal: AbortSignal;
-  /** The most of the answer read (default 16 MiB). */
-  limit?: number;
-  /** The request's logger: hears that a plain-HTTP cluster's credentials are not sent. */
-  logger?: Logger;
-}
-
-/**
- * Sends one request with a JSON body (or none) and parses the JSON of a 2xx answer: what
- * Leases and the test kit's writes use. Failures are results, as {@link openStream}'s are: a
- * non-2xx answer is its {@link WatchError} (a 409 Conflict has `statusCode` 409), a body that
- * is not JSON is PARSE_ERROR. Never rejects.
- *
- * @example
- * const got = await requestJson(kc, { method: 'GET', path: '/apis/coordination.k8s.io/v1/namespaces/a/leases/b', signal });
- * if (got.ok) console.log(got.value);
- */
-export async function requestJson<T = unknown>(
-  cluster: Cluster,
-  { method, path, query, body, contentType, signal, limit = 16 * 1024 * 1024, logger }: JsonRequest,
-): Promise<{ ok: true; status: number; value: T } | { ok: false; error: WatchError }> {
-  const opened = await openStream(cluster, path, query ?? new URLSearchParams(), signal, {
-    method,
-    body,
-    contentType,
-    logger,
-  });
-  if (!opened.ok) return opened;
-  const read = await readAnswer(opened, path, signal, limit);
-  if (!read.ok) return read;
-  const text = utf8Text(read.bytes);
-  try {
-    return {
-      ok: true,
-      status: opened.head.statusCode,
-      value: (text ? JSON.parse(text) : undefined) as T,
-    };
-  } catch {
-    return {
-      ok: false,
-      error: WatchError.parse(path, 'the answer is not JSON', undefined, opened.head.statusCode),
-    };
-  }
-}
-
-/** The whole body of a 2xx answer, up to `limit` bytes; longer, broken or aborted: an error. */
-async function readAnswer(
-  { body, head }: { body: ResponseBody; head: ResponseHead },
-  resourcePath: string,
-  signal: AbortSignal,
-  limit: number,
-): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: WatchError }> {
-  const read = await readBody(body, limit, contentLength(head), signal);
-  if (signal.aborted) return aborted(resourcePath);
-  if (!read.ok)
-    return {
-      ok: false,
-      error: WatchError.network(resourcePath, read.cause, 'reading the answer failed'),
-    };
-  if (read.truncated) {
-    const cause = new Error(`the answer is longer than ${limit} bytes`);
-    return { ok: false, error: WatchError.network(resourcePath, cause) };
-  }
-  return { ok: true, bytes: read.bytes };
-}
-
-/**
  * The {@link WatchError} of a non-2xx answer, from its status, Retry-After and the Status in
  * the start of its body. A body that breaks (bad framing, shorter than its length) makes the
  * answer malformed: SYSTEM_ERROR, not what its status claims.
@@ -224,6 +115,6 @@ async function errorAnswer(
 }
 
 /** The result of a request that `signal` aborted. */
-function aborted(resourcePath: string): { ok: false; error: WatchError } {
+export function aborted(resourcePath: string): { ok: false; error: WatchError } {
   return { ok: false, error: WatchError.aborted(resourcePath) };
 }
