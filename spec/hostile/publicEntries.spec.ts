@@ -57,7 +57,9 @@ function expectedKind({ contract }: ArgumentCase): string {
   if (contract.answer === 'error-event' || contract.answer === 'error-notification') {
     return `WatchError ${contract.errorType}`;
   }
-  return contract.error === 'TypeError' || contract.error === 'RangeError'
+  return contract.error === 'TypeError' ||
+    contract.error === 'RangeError' ||
+    contract.error === 'LabelSelectorError'
     ? contract.error
     : `WatchError ${contract.error}`;
 }

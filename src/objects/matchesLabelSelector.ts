@@ -50,7 +50,16 @@ const OPERATORS: Record<string, LabelRequirement['op']> = {
 /** apimachinery's `LabelSelectorAsSelector`, past its nil and empty cases. */
 function requirementsOfObject(selector: LabelSelector): LabelRequirement[] {
   const requirements: LabelRequirement[] = [];
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+  const { matchLabels, matchExpressions } = selector;
+  if (matchLabels != null && !isObjectArgument(matchLabels)) {
+    throw new LabelSelectorError(`matchLabels must be an object, not ${describeType(matchLabels)}`);
+  }
+  if (matchExpressions != null && !Array.isArray(matchExpressions)) {
+    throw new LabelSelectorError(
+      `matchExpressions must be an array, not ${describeType(matchExpressions)}`,
+    );
+  }
+  for (const [key, value] of Object.entries(matchLabels ?? {})) {
     validateLabelKey(key);
     if (typeof value !== 'string') {
       throw new LabelSelectorError(`matchLabels[${quoteValue(key)}] must be a string`);
@@ -58,7 +67,18 @@ function requirementsOfObject(selector: LabelSelector): LabelRequirement[] {
     validateLabelValue(value);
     requirements.push({ key, op: '=', values: [value] });
   }
-  for (const { key, operator, values = [] } of selector.matchExpressions ?? []) {
+  for (const expression of matchExpressions ?? []) {
+    if (!isObjectArgument(expression)) {
+      throw new LabelSelectorError(
+        `a matchExpression must be an object, not ${describeType(expression)}`,
+      );
+    }
+    const { key, operator, values = [] } = expression;
+    if (!Array.isArray(values)) {
+      throw new LabelSelectorError(
+        `the values of a matchExpression must be an array, not ${describeType(values)}`,
+      );
+    }
     const op = Object.hasOwn(OPERATORS, operator) ? OPERATORS[operator] : undefined;
     if (op === undefined) {
       throw new LabelSelectorError(
@@ -115,6 +135,11 @@ export function matchesLabelSelector(
   else {
     throw new LabelSelectorError(
       `matchesLabelSelector: selector must be a string or an object, not ${describeType(selector)}`,
+    );
+  }
+  if (labels !== null && labels !== undefined && !isObjectArgument(labels)) {
+    throw new TypeError(
+      `matchesLabelSelector: labels must be an object, not ${describeType(labels)}`,
     );
   }
   const own = labels ?? {};

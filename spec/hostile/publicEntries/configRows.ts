@@ -87,6 +87,15 @@ export const CONFIG_ROWS: EntryRow[] = [
       argument('config.sharding', NOT_OBJECTS, typeError, (bad, { kc }) =>
         controller(controllerConfig(kc, { sharding: bad }) as never),
       ),
+      argument(
+        'config.sharding.writeConcurrency',
+        [...NOT_COUNTS, { label: 'zero', value: 0 }],
+        { answer: 'throws', error: 'RangeError' },
+        (bad, { kc }) =>
+          controller(
+            controllerConfig(kc, { sharding: { ...sharding, writeConcurrency: bad } }) as never,
+          ),
+      ),
       ...(['ring', 'namespace', 'identity'] as const).map((field) =>
         argument(`config.sharding.${field}`, BAD_SEGMENTS, typeError, (bad, { kc }) =>
           controller(controllerConfig(kc, { sharding: { ...sharding, [field]: bad } }) as never),

@@ -2,6 +2,7 @@ import { retryOnConflict } from '../../../src/client/write/retryOnConflict.js';
 import { controllerReference } from '../../../src/controller/kit/controllerReference.js';
 import { finalizer } from '../../../src/controller/kit/finalizer.js';
 import { setCondition } from '../../../src/controller/kit/setCondition.js';
+import { matchesLabelSelector } from '../../../src/objects/matchesLabelSelector.js';
 import { pods } from '../../../src/objects/resources.js';
 import {
   HOSTILE_STRINGS,
@@ -15,6 +16,7 @@ import {
 import { argument, type Contract, type EntryRow } from './table.js';
 
 const typeError: Contract = { answer: 'throws', error: 'TypeError' };
+const selectorError: Contract = { answer: 'throws', error: 'LabelSelectorError' };
 const rejectsType: Contract = { answer: 'rejects', error: 'TypeError' };
 const rejectsRange: Contract = { answer: 'rejects', error: 'RangeError' };
 const undef: Bad = { label: 'undefined', value: undefined };
@@ -36,6 +38,53 @@ const BAD_WORDS: Bad[] = [
  * `controllerReference` (pure: they throw). None sends anything.
  */
 export const KIT_ROWS: EntryRow[] = [
+  {
+    // Pure: a LabelSelectorError (a TypeError) naming what is wrong, never a crash inside.
+    entry: 'matchesLabelSelector',
+    arguments: [
+      argument(
+        'selector',
+        NOT_OBJECTS.filter((b) => b.value !== null && typeof b.value !== 'string'),
+        selectorError,
+        (bad) => matchesLabelSelector(bad as never, {}),
+      ),
+      argument(
+        'selector.matchLabels',
+        NOT_OBJECTS.filter((b) => b.value !== null),
+        selectorError,
+        (bad) => matchesLabelSelector({ matchLabels: bad as never }, {}),
+      ),
+      argument(
+        'selector.matchExpressions',
+        NOT_OBJECTS.filter((b) => b.value !== null && !Array.isArray(b.value)),
+        selectorError,
+        (bad) => matchesLabelSelector({ matchExpressions: bad as never }, {}),
+      ),
+      argument(
+        'selector.matchExpressions[]',
+        [...NOT_OBJECTS, undef],
+        selectorError,
+        (bad) => matchesLabelSelector({ matchExpressions: [bad as never] }, {}),
+        /\bmatchExpression\b/,
+      ),
+      argument(
+        'selector.matchExpressions[].values',
+        NOT_OBJECTS.filter((b) => b.value !== null && !Array.isArray(b.value)),
+        selectorError,
+        (bad) =>
+          matchesLabelSelector(
+            { matchExpressions: [{ key: 'a', operator: 'In', values: bad as never }] },
+            {},
+          ),
+      ),
+      argument(
+        'labels',
+        NOT_OBJECTS.filter((b) => b.value !== null),
+        typeError,
+        (bad) => matchesLabelSelector('a=b', bad as never),
+      ),
+    ],
+  },
   {
     entry: 'retryOnConflict',
     arguments: [

@@ -14,7 +14,7 @@ import type { Bad } from './badValues.js';
 export type Contract =
   | { answer: 'error-event'; errorType: WatchErrorType }
   | { answer: 'error-notification'; errorType: WatchErrorType }
-  | { answer: 'throws'; error: 'TypeError' | 'RangeError' | WatchErrorType }
+  | { answer: 'throws'; error: 'TypeError' | 'RangeError' | 'LabelSelectorError' | WatchErrorType }
   | { answer: 'rejects'; error: 'TypeError' | 'RangeError' | WatchErrorType };
 
 /** What a row's calls get: the test server and a KubeConfig pointing at it. */
