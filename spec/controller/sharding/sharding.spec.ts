@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { controller } from '../../../src/controller/controller.js';
 import type { LeaseObject } from '../../../src/controller/election/leaseApi.js';
+import { leases as sharderLeases } from '../../../src/controller/sharding/memberLease.js';
 import { HashRing } from '../../../src/controller/sharding/hashRing.js';
 import { configmaps } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
@@ -11,12 +12,7 @@ import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { sleep, until } from '../../support/wait.js';
 import { DRAIN, LABEL, RENEW, Ring, seed } from './ringHarness.js';
 
-const leases = {
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  plural: 'leases',
-  kind: 'Lease',
-} as ResourceRef<LeaseObject & KubernetesObject>;
+const leases = sharderLeases as ResourceRef<LeaseObject & KubernetesObject>;
 
 let ring: Ring | undefined;
 let fake: FakeKubeApiServer | undefined;

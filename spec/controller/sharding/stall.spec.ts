@@ -4,17 +4,13 @@
 // when the loop runs again may be the member's own requeues: none may start a run.
 import { afterEach, expect, it } from '@jest/globals';
 import type { LeaseObject } from '../../../src/controller/election/leaseApi.js';
+import { leases as sharderLeases } from '../../../src/controller/sharding/memberLease.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { sleep, until } from '../../support/wait.js';
 import { RENEW, RING, Ring, seed } from './ringHarness.js';
 
-const leases = {
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  plural: 'leases',
-  kind: 'Lease',
-} as ResourceRef<LeaseObject & KubernetesObject>;
+const leases = sharderLeases as ResourceRef<LeaseObject & KubernetesObject>;
 
 let ring: Ring | undefined;
 let fake: FakeKubeApiServer | undefined;

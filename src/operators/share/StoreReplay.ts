@@ -39,14 +39,20 @@ export class StoreReplay implements ReplayState<AnyWatchEvent> {
   /** How many events changed the state, and the key of the object the last of them was about. */
   private changes = 0;
   private lastKey: string | undefined;
+  /** The key the fold built for the event being recorded (built once, not again here). */
+  private folded: string | undefined;
+  private readonly keyOf = (object: unknown): string => (this.folded = defaultKey(object));
 
   record(event: AnyWatchEvent): void {
     const before = this.state;
-    this.state = foldEvent(before, event, defaultKey);
+    this.folded = undefined;
+    this.state = foldEvent(before, event, this.keyOf);
     if (this.state === before) return;
     this.changes++;
     this.lastKey =
-      event.type === 'BOOKMARK' || event.type === 'ERROR' ? undefined : defaultKey(event.object);
+      event.type === 'BOOKMARK' || event.type === 'ERROR'
+        ? undefined
+        : (this.folded ?? defaultKey(event.object));
   }
 
   /**
