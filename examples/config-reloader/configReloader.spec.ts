@@ -4,14 +4,13 @@
  *
  *   npm run spec -- examples/config-reloader/configReloader.spec.ts
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { V1ConfigMap, V1Deployment, V1PodSpec, V1Secret } from '@kubernetes/client-node';
 import { configmaps, deployments, resource } from '../../src/index.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { Kubectl } from '../../spec/testing/fakeKubeApiServer/kubectl.js';
 import { until } from '../../spec/support/wait.js';
+import { operatorProgram } from '../../spec/examples/operatorProgram.js';
 import { secrets } from './configReloader.js';
 import { main, type RunningReloader } from './main.js';
 import { CONFIG_HASH_ANNOTATION } from './reconcileDeployment.js';
@@ -22,7 +21,6 @@ jest.setTimeout(90_000);
 // The reloader writes with server-side apply, which the test server keeps as kube-apiserver does.
 const WRITE = 'apply' as const;
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const leases = resource<{ spec?: { holderIdentity?: string } }>('coordination.k8s.io/v1', 'leases');
 
 function deploymentObject(name: string, namespace: string, pod: Partial<V1PodSpec>): V1Deployment {
@@ -221,33 +219,16 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
   });
 
   it('runs as a program with the kubeconfig of KUBECONFIG, serves /healthz and /metrics, and exits 0 on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', './bench/register.mjs', 'examples/config-reloader/main.ts', 'shop'],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH,
-          KUBECONFIG: kubectl.kubeconfig,
-          HEALTH_HOST: '127.0.0.1',
-          HEALTH_PORT: '0',
-          POD_NAME: 'config-reloader-0',
-          DEPLOYMENT_WRITE: WRITE,
-        },
-      },
+    const program = operatorProgram(
+      'examples/config-reloader/main.ts',
+      ['shop'],
+      kubectl.kubeconfig,
+      { POD_NAME: 'config-reloader-0', DEPLOYMENT_WRITE: WRITE },
     );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    let exited: Promise<number | null> | undefined;
     try {
-      // Node transpiles the example as it loads: seconds on a busy machine.
-      await until(
-        () => /adopted shop\/web/.test(output),
-        () => `the program: ${output}`,
-        60_000,
-      );
-      const url = output.match(/\/healthz and \/metrics on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+      await program.waitFor(/adopted shop\/web/, 'the program');
+      const url = program.probeUrl();
       expect(url).toBeDefined();
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       // The scrape: controller-runtime's names, labelled by the controller, never by a key.
@@ -262,7 +243,7 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
       // Only the namespace given: default/web is not its business.
       expect(recorded(get('default', 'web'))).toBeUndefined();
       // It leads through the Lease of its namespace, under its pod's name.
-      expect(output).toContain('leading (config-reloader-0)');
+      expect(program.output()).toContain('leading (config-reloader-0)');
       expect(
         (
           server.get(leases, 'shop', 'config-reloader') as
@@ -272,10 +253,10 @@ describe('config-reloader against a FakeKubeApiServer, changed with kubectl', ()
         holderIdentity: 'config-reloader-0',
       });
     } finally {
-      child.kill('SIGTERM');
+      exited = program.stop();
     }
     await expect(exited).resolves.toBe(0);
-    expect(output).toMatch(/stopped after \d+ runs/);
+    expect(program.output()).toMatch(/stopped after \d+ runs/);
     // Released on the way out, so that a standby takes over at once.
     expect(
       (

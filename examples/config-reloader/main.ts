@@ -34,31 +34,16 @@
 import { hostname } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
-import {
-  BehaviorSubject,
-  filter,
-  identity,
-  lastValueFrom,
-  merge,
-  Subject,
-  switchMap,
-  takeUntil,
-  tap,
-} from 'rxjs';
 import type { RequestListener } from 'node:http';
 import { Registry } from 'prom-client';
 import {
   deployments,
-  leaderElection,
   resourceApi,
-  whileLeader,
   type Cluster,
-  type ReconcileReport,
+  type LeaderElectionConfig,
 } from '../../src/index.js';
-import { controllerMetrics } from '../../src/metrics.js';
-import { aborted } from '../resilient-watch.js';
+import { runOperator, type RunningOperator } from '../operator-process/runOperator.js';
 import { configReloader } from './configReloader.js';
-import { startProbeServer } from './probes.js';
 import type { DeploymentPatch } from './reconcileDeployment.js';
 
 /** The field manager of every write: `kubectl get deploy -o yaml --show-managed-fields` names it. */
@@ -97,19 +82,11 @@ export interface ConfigReloaderOptions {
    * Acts only while holding this Lease (`leaderElection`'s namespace, name and identity, and
    * its durations); default: always acts.
    */
-  leaderElection?: LeaderElectionSettings;
+  leaderElection?: LeaderElectionConfig;
 }
 
-/** The Lease the replicas elect a leader with. */
-export type LeaderElectionSettings = Parameters<typeof leaderElection>[1];
-
-/** A running reloader. */
-export interface RunningReloader {
-  /** The probe server's URL, when it has one. */
-  healthUrl?: string;
-  /** Resolves with the number of runs once the reloader stopped (after `signal` aborted). */
-  done: Promise<number>;
-}
+/** A running reloader: its probe server's URL, and `done` with its number of runs. */
+export type RunningReloader = RunningOperator;
 
 /** How {@link deploymentWriter} sends the reloader's fields of a Deployment. */
 export type DeploymentWrite = 'apply' | 'merge-patch';
@@ -131,90 +108,32 @@ export function deploymentWriter(cluster: Cluster, write: DeploymentWrite = 'app
       : api.patch(name, body, { namespace, type: 'merge', fieldManager: FIELD_MANAGER });
 }
 
-/** `rolled shop/web`, `error shop/web (attempt 2): ...`: one line per run that did something. */
-export function describeReport(report: ReconcileReport): string | undefined {
-  if (report.outcome === 'done' || report.outcome === 'requeue') return undefined;
-  const message = report.error instanceof Error ? report.error.message : String(report.error);
-  const retry = report.nextRunInMs === undefined ? '' : `, retry in ${report.nextRunInMs} ms`;
-  return `${report.outcome} ${report.key} (attempt ${report.attempt}${retry}): ${message.slice(0, 300)}`;
-}
-
 /** Starts the reloader and its probe server. */
 export async function main(
   kc: KubeConfig,
   options: ConfigReloaderOptions = {},
 ): Promise<RunningReloader> {
-  const { namespace, secrets = false, signal, log = console.log, health = {} } = options;
-  const { leaderElection: lease, metrics: registry } = options;
-  const metrics = registry && controllerMetrics(registry, { controller: 'config-reloader' });
-  const controllerHooks = metrics
-    ? { ...options.controllerHooks, onQueue: metrics.onQueue, onLifecycle: metrics.onLifecycle }
-    : (options.controllerHooks ?? {});
-  const routes: Record<string, RequestListener> = { ...options.routes };
-  if (registry) {
-    routes['/metrics'] = (_request, response) => {
-      void registry.metrics().then((text) => {
-        response.setHeader('content-type', registry.contentType);
-        response.end(text);
-      });
-    };
-  }
-  let synced = false;
-  let announced = false;
-  // Whether this replica leads (always, without an election): what readiness and the end read.
-  const leadingNow = new BehaviorSubject(lease === undefined);
-  const probes =
-    health === false
-      ? undefined
-      : await startProbeServer({ ...health, ready: () => !leadingNow.value || synced, routes });
-  // Each time leadership is won the controller starts afresh (its watches too) and syncs again.
-  // The election ends (releasing the Lease) once the controller has drained after `signal`, or
-  // at once when `signal` aborts a standby.
-  const drained = new Subject<void>();
-  const ended$ = merge(
-    drained,
-    aborted(signal).pipe(switchMap(() => leadingNow.pipe(filter((now) => !now)))),
-  );
-  const leading$ = lease
-    ? leaderElection(kc, { logger: { warn: log }, ...lease }).pipe(
-        tap((now) => {
-          if (now === leadingNow.value && announced) return;
-          announced = true;
-          log(now ? `leading (${lease.identity})` : 'standing by');
-          synced = false;
-          leadingNow.next(now);
-        }),
-        takeUntil(ended$),
-      )
-    : undefined;
-  let runs = 0;
-  const reports$ = configReloader({
-    ...controllerHooks,
-    cluster: kc,
-    namespace,
-    secrets,
-    patch: deploymentWriter(kc, options.write),
-    // Graceful: on abort no new run starts and the runs in flight finish, then it completes.
-    stop: aborted(signal),
-    onSynced: () => {
-      synced = true;
-      log('synced: watching deployments, configmaps' + (secrets === false ? '' : ' and secrets'));
-    },
-    onOutcome: (key, outcome) => {
-      if (outcome === 'rolled' || outcome === 'adopted') log(`${outcome} ${key}`);
-    },
-  }).pipe(
-    tap({ complete: () => drained.next() }),
-    leading$ ? whileLeader(leading$) : identity,
-    tap((report) => {
-      runs++;
-      metrics?.observeReport(report);
-      const line = describeReport(report);
-      if (line) log(line);
-    }),
-  );
-  const done = lastValueFrom(reports$, { defaultValue: undefined }).finally(() => probes?.close());
-  return { healthUrl: probes?.url, done: done.then(() => runs) };
+  const { namespace, secrets = false, log = console.log } = options;
+  return runOperator(kc, {
+    ...options,
+    name: 'config-reloader',
+    syncedLine:
+      'synced: watching deployments, configmaps' + (secrets === false ? '' : ' and secrets'),
+    reports: ({ stop, onSynced, metrics }) =>
+      configReloader({
+        ...options.controllerHooks,
+        ...(metrics && { onQueue: metrics.onQueue, onLifecycle: metrics.onLifecycle }),
+        cluster: kc,
+        namespace,
+        secrets,
+        patch: deploymentWriter(kc, options.write),
+        stop,
+        onSynced,
+        onOutcome: (key, outcome) => {
+          if (outcome === 'rolled' || outcome === 'adopted') log(`${outcome} ${key}`);
+        },
+      }),
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -15,40 +15,30 @@
  *
  *   npm run example examples/tenant-operator/main.ts -- --shards tenants --identity op-1
  *   npm run example examples/tenant-operator/main.ts -- --shards tenants --identity op-2
- * It serves `/healthz` and `/metrics` on port 8081
- * (HEALTH_PORT, HEALTH_HOST), as config-reloader does, whose probe server it reuses. SIGTERM and
- * SIGINT stop it gracefully. RBAC: rbac.yaml beside this file.
+ *
+ * It serves `/healthz` and `/metrics` on port 8081 (HEALTH_PORT, HEALTH_HOST), as config-reloader
+ * does: both run through ../operator-process/runOperator.ts. SIGTERM and SIGINT stop it
+ * gracefully. RBAC: rbac.yaml beside this file.
  *
  * In your project, import from 'kube-rx' instead of '../../src/index.js'.
  */
 import { hostname } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { RequestListener } from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
-import {
-  BehaviorSubject,
-  filter,
-  identity,
-  lastValueFrom,
-  merge,
-  Subject,
-  switchMap,
-  takeUntil,
-  tap,
-} from 'rxjs';
 import { Registry } from 'prom-client';
 import {
   eventRecorder,
-  leaderElection,
-  whileLeader,
   type Cluster,
+  type EventRecorder,
+  type LeaderElectionConfig,
   type ShardingConfig,
 } from '../../src/index.js';
-import { controllerMetrics } from '../../src/metrics.js';
-import { aborted } from '../resilient-watch.js';
-import { describeReport } from '../config-reloader/main.js';
-import { startProbeServer } from '../config-reloader/probes.js';
+import {
+  describeReport,
+  runOperator,
+  type RunningOperator,
+} from '../operator-process/runOperator.js';
 import { tenantOperator } from './tenantOperator.js';
 
 /** Options of {@link main}. */
@@ -62,7 +52,7 @@ export interface TenantOperatorOptions {
   /** Registers the controller's metrics in it and serves them on `/metrics`. */
   metrics?: Registry;
   /** Acts only while holding this Lease; default: always acts. */
-  leaderElection?: Parameters<typeof leaderElection>[1];
+  leaderElection?: LeaderElectionConfig;
   /**
    * One member of a ring instead (no leader election: every member acts, each on the Tenants
    * the ring's sharder assigned to it). Its metrics carry `member="<identity>"`.
@@ -72,102 +62,46 @@ export interface TenantOperatorOptions {
   identity?: string;
 }
 
-/** A running operator. */
-export interface RunningOperator {
-  /** The probe server's URL, when it has one. */
-  healthUrl?: string;
-  /** Resolves with the number of runs once the operator stopped (after `signal` aborted). */
-  done: Promise<number>;
-}
-
-/** `/metrics` from a prom-client registry. */
-function metricsRoute(registry: Registry): RequestListener {
-  return (_request, response) => {
-    void registry.metrics().then((text) => {
-      response.setHeader('content-type', registry.contentType);
-      response.end(text);
-    });
-  };
-}
+/** A running operator: its probe server's URL, and `done` with its number of runs. */
+export type { RunningOperator };
 
 /** Starts the operator and its probe server. */
 export async function main(
   cluster: Cluster,
   options: TenantOperatorOptions = {},
 ): Promise<RunningOperator> {
-  const { signal, log = console.log, health = {}, sharding } = options;
-  if (sharding && options.leaderElection) {
+  const { sharding, leaderElection: lease } = options;
+  if (sharding && lease) {
     throw new TypeError('tenant-operator: sharding or leaderElection, not both');
   }
-  const lease = options.leaderElection;
-  const registry = options.metrics;
-  const metrics =
-    registry &&
-    controllerMetrics(registry, {
-      controller: 'tenant-operator',
-      ...(sharding && { member: sharding.identity }),
-    });
-  const routes: Record<string, RequestListener> = registry
-    ? { '/metrics': metricsRoute(registry) }
-    : {};
-  let synced = false;
-  // Whether this replica leads (always, without an election): what readiness and the end read.
-  const leadingNow = new BehaviorSubject(lease === undefined);
-  const probes =
-    health === false
-      ? undefined
-      : await startProbeServer({ ...health, ready: () => !leadingNow.value || synced, routes });
-  // The election ends (releasing the Lease) once the controller drained after `signal`, or at
-  // once when `signal` aborts a standby.
-  const drained = new Subject<void>();
-  const ended$ = merge(
-    drained,
-    aborted(signal).pipe(switchMap(() => leadingNow.pipe(filter((now) => !now)))),
-  );
-  const leading$ = lease
-    ? leaderElection(cluster, { logger: { warn: log }, ...lease }).pipe(
-        tap((now) => {
-          log(now ? `leading (${lease.identity})` : 'standing by');
-          synced = false;
-          leadingNow.next(now);
-        }),
-        takeUntil(ended$),
-      )
-    : undefined;
   // Its own recorder (not the controller's default), so Events name the operator and the
   // replica, and a dropped Event is counted on /metrics.
-  const recorder = eventRecorder(cluster, {
-    reportingController: 'example.com/tenant-operator',
-    reportingInstance: options.identity ?? lease?.identity ?? sharding?.identity ?? hostname(),
-    onDrop: metrics?.onEventDropped,
-  });
-  let runs = 0;
-  const reports$ = tenantOperator({
-    cluster,
-    recorder,
-    ...(metrics ? { onQueue: metrics.onQueue, onLifecycle: metrics.onLifecycle } : {}),
-    ...(sharding && { sharding }),
-    stop: aborted(signal),
-    onSynced: () => {
-      synced = true;
-      log('synced: watching tenants, namespaces, resourcequotas, rolebindings');
+  let recorder: EventRecorder | undefined;
+  return runOperator(cluster, {
+    ...options,
+    name: 'tenant-operator',
+    member: sharding?.identity,
+    syncedLine: 'synced: watching tenants, namespaces, resourcequotas, rolebindings',
+    describe: (report) =>
+      describeReport(report) ??
+      (report.outcome === 'done' ? `reconciled ${report.key}` : undefined),
+    reports: ({ stop, onSynced, metrics }) => {
+      recorder = eventRecorder(cluster, {
+        reportingController: 'example.com/tenant-operator',
+        reportingInstance: options.identity ?? lease?.identity ?? sharding?.identity ?? hostname(),
+        onDrop: metrics?.onEventDropped,
+      });
+      return tenantOperator({
+        cluster,
+        recorder,
+        ...(metrics && { onQueue: metrics.onQueue, onLifecycle: metrics.onLifecycle }),
+        ...(sharding && { sharding }),
+        stop,
+        onSynced,
+      });
     },
-  }).pipe(
-    tap({ complete: () => drained.next() }),
-    leading$ ? whileLeader(leading$) : identity,
-    tap((report) => {
-      runs++;
-      metrics?.observeReport(report);
-      const line = describeReport(report);
-      if (line) log(line);
-      else if (report.outcome === 'done') log(`reconciled ${report.key}`);
-    }),
-  );
-  const done = lastValueFrom(reports$, { defaultValue: undefined }).finally(async () => {
-    recorder.close();
-    await probes?.close();
+    onEnd: () => recorder?.close(),
   });
-  return { healthUrl: probes?.url, done: done.then(() => runs) };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -5,13 +5,13 @@
  *
  *   npm run spec -- examples/tenant-operator
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { configmaps, namespaces, resource } from '../../src/index.js';
 import { FakeKubeApiServer } from '../../src/testing/index.js';
 import { Kubectl } from '../../spec/testing/fakeKubeApiServer/kubectl.js';
 import { until } from '../../spec/support/wait.js';
+import { operatorProgram } from '../../spec/examples/operatorProgram.js';
 import { REGISTRY, resourcequotas, rolebindings } from './desired.js';
 import { main, type RunningOperator } from './main.js';
 import { tenants } from './tenant.types.js';
@@ -214,37 +214,15 @@ describe('tenant-operator against a FakeKubeApiServer, driven with kubectl', () 
   });
 
   it('runs as a program: leads through its Lease, serves /healthz and /metrics, and exits 0 on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', './bench/register.mjs', 'examples/tenant-operator/main.ts'],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH,
-          KUBECONFIG: kubectl.kubeconfig,
-          HEALTH_HOST: '127.0.0.1',
-          HEALTH_PORT: '0',
-          POD_NAME: 'tenant-operator-0',
-        },
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const program = operatorProgram('examples/tenant-operator/main.ts', [], kubectl.kubeconfig, {
+      POD_NAME: 'tenant-operator-0',
+    });
+    let exited: Promise<number | null> | undefined;
     try {
-      await until(
-        () => /synced:/.test(output),
-        () => `the program: ${output}`,
-        60_000,
-      );
+      await program.waitFor(/synced:/, 'the program');
       await kubectl.ok('apply', '-f', await kubectl.manifest('t.yaml', tenantYaml('team-c', '1')));
-      await until(
-        () => /reconciled team-c/.test(output),
-        () => `the program to provision team-c: ${output}`,
-        60_000,
-      );
-      const url = output.match(/\/healthz and \/metrics on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+      await program.waitFor(/reconciled team-c/, 'the program to provision team-c');
+      const url = program.probeUrl();
       expect(url).toBeDefined();
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       const scrape = await (await fetch(`${url}/metrics`)).text();
@@ -252,13 +230,13 @@ describe('tenant-operator against a FakeKubeApiServer, driven with kubectl', () 
         /^controller_runtime_reconcile_total\{controller="tenant-operator",result="success"\} [1-9]/m,
       );
       expect(scrape).not.toContain('team-c');
-      expect(output).toContain('leading (tenant-operator-0)');
+      expect(program.output()).toContain('leading (tenant-operator-0)');
       expect(holder(server)).toBe('tenant-operator-0');
     } finally {
-      child.kill('SIGTERM');
+      exited = program.stop();
     }
     await expect(exited).resolves.toBe(0);
-    expect(output).toMatch(/stopped after \d+ runs/);
+    expect(program.output()).toMatch(/stopped after \d+ runs/);
     // Released on the way out, so that a standby takes over at once.
     expect(holder(server) ?? '').toBe('');
   });

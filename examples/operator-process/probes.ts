@@ -1,6 +1,6 @@
 /**
- * The reloader's HTTP endpoint for the kubelet's probes: `/healthz` answers 200 once the
- * controller's stores are synced (503 before), so a rollout of the reloader itself waits until
+ * An operator's HTTP endpoint for the kubelet's probes: `/healthz` answers 200 once the
+ * controller's stores are synced (503 before), so a rollout of the operator itself waits until
  * it can act. Other routes plug in through `routes` (the seam for `/metrics`).
  */
 import { createServer, type RequestListener } from 'node:http';
@@ -12,7 +12,7 @@ export interface ProbeServerConfig {
   host?: string;
   /** The port (default 8081, controller-runtime's health port; 0: any free port). */
   port?: number;
-  /** Whether the reloader is ready (its stores synced). */
+  /** Whether the operator is ready (its stores synced, or standing by). */
   ready: () => boolean;
   /** More paths, served as given: `{ '/metrics': (req, res) => ... }`. */
   routes?: Record<string, RequestListener>;
