@@ -6,19 +6,28 @@
  * hang, and never a request: the test server's `requests` stays empty.
  *
  * The table is in ./publicEntries/: a new entry is covered by adding a row. Deferred rows:
- * none (resourceApi and its methods, retryOnConflict and the controller kit are rows).
+ * none (resourceApi and its methods, retryOnConflict, the controller kit and kube-rx/metrics
+ * are rows).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WatchError } from '../../src/WatchError.js';
 import { FakeKubeApiServer } from '../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { CONFIG_ROWS, SERVER_ROWS } from './publicEntries/configRows.js';
 import { KIT_ROWS } from './publicEntries/kitRows.js';
+import { METRICS_ROWS } from './publicEntries/metricsRows.js';
 import { outcomeOf, type Outcome } from './publicEntries/outcome.js';
 import { REQUEST_ROWS } from './publicEntries/requestRows.js';
 import { WRITE_ROWS } from './publicEntries/writeRows.js';
 import type { ArgumentCase, Kit } from './publicEntries/table.js';
 
-const ROWS = [...REQUEST_ROWS, ...WRITE_ROWS, ...KIT_ROWS, ...CONFIG_ROWS, ...SERVER_ROWS];
+const ROWS = [
+  ...REQUEST_ROWS,
+  ...WRITE_ROWS,
+  ...KIT_ROWS,
+  ...CONFIG_ROWS,
+  ...SERVER_ROWS,
+  ...METRICS_ROWS,
+];
 
 /** C0 and C1 control characters: none may reach a message raw. */
 // eslint-disable-next-line no-control-regex
@@ -114,6 +123,8 @@ it('the table covers every entry the issue names', () => {
       'resource',
       'metadataOnly',
       'FakeKubeApiServer',
+      'controllerMetrics',
+      'watchMetrics',
     ]),
   );
 });

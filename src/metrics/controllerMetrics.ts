@@ -5,6 +5,8 @@ import type { LifecycleEvent } from '../operators/resume/LifecycleEvent.js';
 import type { ResourceRef } from '../types.js';
 import type { EventDropReason } from '../controller/events/EventRecord.js';
 import { controllerMetricSet, watchMetricSet } from './metricSets.js';
+import { assertObjectArgument } from '../objects/argumentChecks.js';
+import { assertLabelValue, assertRegistry } from './checkMetricsArguments.js';
 import { resourceLabel } from './resourceLabel.js';
 import { WatchLifecycleCounter } from './WatchLifecycleCounter.js';
 
@@ -75,13 +77,11 @@ export function controllerMetrics(
   registry: Registry,
   config: ControllerMetricsConfig,
 ): ControllerMetrics {
+  assertRegistry('controllerMetrics', registry);
+  assertObjectArgument('controllerMetrics', 'config', config);
   const { controller, member } = config;
-  if (typeof controller !== 'string' || controller === '') {
-    throw new TypeError('controllerMetrics: controller must be a non-empty string');
-  }
-  if (member !== undefined && (typeof member !== 'string' || member === '')) {
-    throw new TypeError('controllerMetrics: member must be a non-empty string when given');
-  }
+  assertLabelValue('controllerMetrics', 'controller', controller);
+  assertLabelValue('controllerMetrics', 'member', member, true);
   // The member label only when sharded: an unsharded controller's series keep their labels.
   const own = member === undefined ? { controller } : { controller, member };
   const set = controllerMetricSet(registry);

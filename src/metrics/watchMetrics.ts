@@ -2,6 +2,8 @@ import { type MonoTypeOperatorFunction, tap } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { LifecycleEvent } from '../operators/resume/LifecycleEvent.js';
 import type { ResourceRef } from '../types.js';
+import { assertObjectArgument } from '../objects/argumentChecks.js';
+import { assertLabelValue, assertRegistry, assertResourceLabel } from './checkMetricsArguments.js';
 import { watchMetricSet } from './metricSets.js';
 import { resourceLabel } from './resourceLabel.js';
 import { WatchLifecycleCounter } from './WatchLifecycleCounter.js';
@@ -50,7 +52,11 @@ export interface WatchMetrics {
  *   .subscribe(render);
  */
 export function watchMetrics(registry: Registry, config: WatchMetricsConfig): WatchMetrics {
+  assertRegistry('watchMetrics', registry);
+  assertObjectArgument('watchMetrics', 'config', config);
   const { resource, controller } = config;
+  assertResourceLabel('watchMetrics', resource);
+  assertLabelValue('watchMetrics', 'controller', controller, true);
   const set = watchMetricSet(registry);
   const labels =
     controller === undefined
