@@ -4,6 +4,8 @@
 //   node bench/targets.mjs [--rounds=5] [--events=100000] [--warmup=20000]
 //                          [--only=fromWatch,resumedStore,clientNodeWatch,clientNodeInformer]
 //                          [--streams=growing,cycle] [--modes=tls,http] [--slices=10]
+// --only=...,resumedStore+liftoff adds the resumed store with V8's --liftoff-only (undici's
+// llhttp never compiled by TurboFan: its one-time memory taken out; a `ref` RSS line).
 // --slices=N (watch.bench.mjs): each round's consumers read their events in N interleaved
 // slices, and ratios pair adjacent slices (0: one whole run per consumer process, as before).
 // Every round runs watch.bench.mjs once per layout (one round each, the order rotated as that

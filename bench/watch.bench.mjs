@@ -56,6 +56,16 @@ if (args.stream === 'cycle') {
   args.chunk ??= 'batch';
 }
 const { consumers } = await import('./watch/consumers.mjs');
+// A name may end in `+liftoff` (before any @alt): that consumer's process runs with V8's
+// --liftoff-only, so WebAssembly is never compiled by TurboFan. What it is for: undici's llhttp
+// (kube-rx's HTTP/1.1 parser) is WebAssembly, and its TurboFan compile in the first seconds of a
+// process peaks at 25-30 MB and leaves about 10 MB resident after it (docs/performance.md,
+// "Peak RSS and llhttp's compile"); client-node's parser is native code. `resumedStore+liftoff`
+// beside `resumedStore` shows that one-time cost apart, in the same rounds.
+const consumerName = (name) => name.replace(/@alt$/, '').replace(/\+liftoff$/, '');
+const consumerOf = (name) => consumers[consumerName(name)];
+/** The V8 flags of a consumer's process. */
+const execArgvOf = (name) => (name.includes('+liftoff') ? ['--liftoff-only'] : []);
 const report = await import('./watch/report.mjs');
 const { podTemplates } = await import('./watch/pods.mjs');
 const quick = args.quick === 'true';
@@ -66,7 +76,9 @@ const EVENTS = Number(args.events ?? (quick ? 30_000 : 60_000));
 const ALT = args.alt ? resolvePath(args.alt) : undefined;
 const ALT_LABEL = args['alt-label'] ?? 'alt';
 const baseNames = args.only ? args.only.split(',') : Object.keys(consumers);
-for (const name of baseNames) if (!consumers[name]) throw new Error(`no consumer named ${name}`);
+for (const name of baseNames) {
+  if (!consumers[consumerName(name)]) throw new Error(`no consumer named ${name}`);
+}
 const MODES = (args.modes ?? 'tls,http').split(',');
 for (const mode of MODES) if (!report.MODE_LABELS[mode]) throw new Error(`no mode named ${mode}`);
 const ROUND_OFFSET = Number(args['round-offset'] ?? 0);
@@ -76,10 +88,12 @@ const CHUNK = args.chunk ?? 'event';
 const WARMUP = Number(args.warmup ?? 0);
 const SLICES = Number(args.slices ?? 10);
 const names = baseNames.flatMap((name) =>
-  ALT && consumers[name].kubeRx && !consumers[name].h2 ? [name, `${name}@alt`] : [name],
+  ALT && consumerOf(name).kubeRx && !consumerOf(name).h2 ? [name, `${name}@alt`] : [name],
 );
-const consumerOf = (name) => consumers[name.replace(/@alt$/, '')];
-const labelOf = (name) => consumerOf(name).label + (name.endsWith('@alt') ? ` [${ALT_LABEL}]` : '');
+const labelOf = (name) =>
+  consumerOf(name).label +
+  (name.includes('+liftoff') ? ' (--liftoff-only)' : '') +
+  (name.endsWith('@alt') ? ` [${ALT_LABEL}]` : '');
 /** A mode's consumers: in the real-cluster mode all are on TLS, so the h2-marked rows are dropped. */
 const namesOf = (mode) =>
   mode === 'tls'
@@ -111,7 +125,13 @@ async function runConsumer(name, server) {
   try {
     const { stdout } = await run(
       process.execPath,
-      [here('./watch/consumer.mjs'), name.replace(/@alt$/, ''), server, String(EVENTS)],
+      [
+        ...execArgvOf(name),
+        here('./watch/consumer.mjs'),
+        consumerName(name),
+        server,
+        String(EVENTS),
+      ],
       {
         timeout: 10 * 60_000,
         maxBuffer: 1 << 20,
@@ -168,6 +188,8 @@ try {
           order,
           urlOf,
           envOf,
+          consumerName,
+          execArgvOf,
           events: EVENTS,
           slices: SLICES,
         });

@@ -220,6 +220,15 @@ export function targetsOf(mode, suffix = '', tag = '') {
       1 / 1.1,
       'peakRss',
     ],
+    // With the `+liftoff` row (watch.bench.mjs): the same without llhttp's TurboFan compile (its
+    // ~10 MB left resident), which client-node, on Node's native parser, never pays. A reference.
+    [
+      `resumed + toStore${tag} --liftoff-only, peak RSS of the run vs makeInformer's`,
+      `resumedStore+liftoff${suffix}`,
+      'clientNodeInformer',
+      undefined,
+      'runPeakRss',
+    ],
   ];
 }
 

@@ -30,7 +30,7 @@ function nextMessage(child, match) {
 }
 
 /** Starts `name` (warm-up included) on a gated port of `server`; resolves once it is ready. */
-async function startConsumer({ name, id, server, urlOf, events, sliceEvents, env }) {
+async function startConsumer({ name, id, server, urlOf, events, sliceEvents, env, argv }) {
   server.child.send({ open: id });
   const ports = await nextMessage(server.child, (m) => m.opened === id);
   const gated = urlOf(name, {
@@ -39,14 +39,11 @@ async function startConsumer({ name, id, server, urlOf, events, sliceEvents, env
   });
   const watching = nextMessage(server.child, (m) => m.watching === id);
   watching.catch(() => {});
-  const child = fork(
-    here('./consumer.mjs'),
-    [name.replace(/@alt$/, ''), urlOf(name, server), String(events)],
-    {
-      env: { ...env, BENCH_SLICED_SERVER: gated, BENCH_SLICE_EVENTS: String(sliceEvents) },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    },
-  );
+  const child = fork(here('./consumer.mjs'), [argv.consumer, urlOf(name, server), String(events)], {
+    execArgv: argv.execArgv,
+    env: { ...env, BENCH_SLICED_SERVER: gated, BENCH_SLICE_EVENTS: String(sliceEvents) },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   let stderr = '';
   child.stderr.on('data', (data) => (stderr += data));
   try {
@@ -86,11 +83,13 @@ let nextId = 0;
 
 /**
  * Runs one sliced round: `order` (consumer names) each read `events` events in `slices` slices.
- * `urlOf(name, { url, h2Url })` picks the URL a consumer reads; `envOf(name)` its environment.
+ * `urlOf(name, { url, h2Url })` picks the URL a consumer reads; `envOf(name)` its environment,
+ * `consumerName(name)` its consumer (bench/watch/consumers.mjs), `execArgvOf(name)` its V8 flags.
  * Resolves with { order, results, slices: [{ consumer, index, eventsPerSecond, ... }] }; a
  * consumer that fails is { failed: true } in results and has no further slices.
  */
-export async function runSlicedRound({ server, order, urlOf, envOf, events, slices: count }) {
+export async function runSlicedRound(options) {
+  const { server, order, urlOf, envOf, consumerName, execArgvOf, events, slices: count } = options;
   const sliceEvents = Math.floor(events / count);
   const total = sliceEvents * count;
   const running = [];
@@ -113,6 +112,7 @@ export async function runSlicedRound({ server, order, urlOf, envOf, events, slic
           events: total,
           sliceEvents,
           env: envOf(name),
+          argv: { consumer: consumerName(name), execArgv: execArgvOf(name) },
         });
         running.push(started);
       } catch (error) {
