@@ -3,7 +3,11 @@
 //   npm run bench:targets                (builds dist/ first)
 //   node bench/targets.mjs [--rounds=5] [--events=100000] [--warmup=20000]
 //                          [--only=fromWatch,resumedStore,clientNodeWatch,clientNodeInformer]
-//                          [--streams=growing,cycle] [--modes=tls,http]
+//                          [--streams=growing,cycle] [--modes=tls,http] [--slices=10]
+// --only=...,resumedStore+liftoff adds the resumed store with V8's --liftoff-only (undici's
+// llhttp never compiled by TurboFan: its one-time memory taken out; a `ref` RSS line).
+// --slices=N (watch.bench.mjs): each round's consumers read their events in N interleaved
+// slices, and ratios pair adjacent slices (0: one whole run per consumer process, as before).
 // Every round runs watch.bench.mjs once per layout (one round each, the order rotated as that
 // round's), so every layout and mode meets the machine's load of that moment alike. Printed per
 // layout and mode: the consumers' medians (events/s and their spread, peak RSS, peak heap,
@@ -35,6 +39,7 @@ const WARMUP = Number(args.warmup ?? 20_000);
 const ONLY = args.only ?? 'fromWatch,resumedStore,clientNodeWatch,clientNodeInformer';
 const STREAMS = (args.streams ?? 'growing,cycle').split(',');
 const MODES = (args.modes ?? 'tls,http').split(',');
+const SLICES = Number(args.slices ?? 10);
 const LAYOUTS = {
   growing: '1 000 pods, ADDED then MODIFIED, one HTTP chunk (HTTP/2: one DATA frame) per event',
   cycle: '100 pods cycling ADDED, 8x MODIFIED, DELETED, ~64 KiB chunks',
@@ -51,7 +56,7 @@ const started = new Date();
 console.log(
   `watch targets: ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} events after a warm-up ` +
     `of ${WARMUP.toLocaleString('en-US')}, layouts ${STREAMS.join(', ')}, modes ` +
-    `${MODES.join(', ')}, consumers ${ONLY}; load average ${loadBefore}`,
+    `${MODES.join(', ')}, consumers ${ONLY}, ${SLICES > 0 ? `${SLICES} interleaved slices per round` : 'one run per consumer per round'}; load average ${loadBefore}`,
 );
 
 /** Per layout and mode: { rounds, labels }. */
@@ -71,6 +76,7 @@ try {
           `--warmup=${WARMUP}`,
           `--only=${ONLY}`,
           `--modes=${MODES.join(',')}`,
+          `--slices=${SLICES}`,
           `--out=${out}`,
         ],
         { maxBuffer: 16 << 20, timeout: 60 * 60_000 },
@@ -122,6 +128,7 @@ await writeFile(
         warmup: WARMUP,
         only: ONLY,
         streams: STREAMS,
+        slices: SLICES,
         nodeOptions: process.env.NODE_OPTIONS || undefined,
       },
       loadBefore,

@@ -4,6 +4,14 @@
 //                              [--quick] [--pods=1000] [--chunk=batch]
 //                              [--alt=<dist> --alt-label=<name>] [--stream=cycle] [--warmup=N]
 //                              [--modes=tls,http] [--round-offset=N] [--out=<file>]
+//                              [--slices=10]
+// --slices=N (default 10; 0: the former runs): in every round and mode, all consumers' processes
+// are started (each warmed up, then idle) and read one long watch each in N slices of EVENTS / N
+// events, taking turns (slice 1 of each consumer in the round's order, then slice 2, ...), one
+// process running at a time (bench/watch/slicedRound.mjs). A ratio pairs each slice with the
+// nearest slices of its reference, a fraction of a second apart: a host whose speed drifts over
+// seconds then meets both consumers alike. --slices=0: every consumer reads EVENTS events in a
+// fresh process of its own, one after another (each alone for seconds).
 // --modes: the real-cluster mode first (`tls`: every consumer reads the stream from a TLS port
 // that offers h2 and http/1.1 by ALPN, as kube-apiserver does, and speaks what it would speak to
 // a cluster: kube-rx negotiates HTTP/2, client-node and node-fetch speak HTTPS/1.1), then plain
@@ -31,6 +39,7 @@ import { dirname } from 'node:path';
 import { URL, fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { benchArgs } from './args.mjs';
+import { runSlicedRound } from './watch/slicedRound.mjs';
 
 const run = promisify(execFile);
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -47,6 +56,16 @@ if (args.stream === 'cycle') {
   args.chunk ??= 'batch';
 }
 const { consumers } = await import('./watch/consumers.mjs');
+// A name may end in `+liftoff` (before any @alt): that consumer's process runs with V8's
+// --liftoff-only, so WebAssembly is never compiled by TurboFan. What it is for: undici's llhttp
+// (kube-rx's HTTP/1.1 parser) is WebAssembly, and its TurboFan compile in the first seconds of a
+// process peaks at 25-30 MB and leaves about 10 MB resident after it (docs/performance.md,
+// "Peak RSS and llhttp's compile"); client-node's parser is native code. `resumedStore+liftoff`
+// beside `resumedStore` shows that one-time cost apart, in the same rounds.
+const consumerName = (name) => name.replace(/@alt$/, '').replace(/\+liftoff$/, '');
+const consumerOf = (name) => consumers[consumerName(name)];
+/** The V8 flags of a consumer's process. */
+const execArgvOf = (name) => (name.includes('+liftoff') ? ['--liftoff-only'] : []);
 const report = await import('./watch/report.mjs');
 const { podTemplates } = await import('./watch/pods.mjs');
 const quick = args.quick === 'true';
@@ -57,7 +76,9 @@ const EVENTS = Number(args.events ?? (quick ? 30_000 : 60_000));
 const ALT = args.alt ? resolvePath(args.alt) : undefined;
 const ALT_LABEL = args['alt-label'] ?? 'alt';
 const baseNames = args.only ? args.only.split(',') : Object.keys(consumers);
-for (const name of baseNames) if (!consumers[name]) throw new Error(`no consumer named ${name}`);
+for (const name of baseNames) {
+  if (!consumers[consumerName(name)]) throw new Error(`no consumer named ${name}`);
+}
 const MODES = (args.modes ?? 'tls,http').split(',');
 for (const mode of MODES) if (!report.MODE_LABELS[mode]) throw new Error(`no mode named ${mode}`);
 const ROUND_OFFSET = Number(args['round-offset'] ?? 0);
@@ -65,11 +86,14 @@ const OUT = resolvePath(args.out ?? here('./results/latest.json'));
 // --chunk=batch: the server sends ~64 KiB HTTP chunks instead of one chunk per event.
 const CHUNK = args.chunk ?? 'event';
 const WARMUP = Number(args.warmup ?? 0);
+const SLICES = Number(args.slices ?? 10);
 const names = baseNames.flatMap((name) =>
-  ALT && consumers[name].kubeRx && !consumers[name].h2 ? [name, `${name}@alt`] : [name],
+  ALT && consumerOf(name).kubeRx && !consumerOf(name).h2 ? [name, `${name}@alt`] : [name],
 );
-const consumerOf = (name) => consumers[name.replace(/@alt$/, '')];
-const labelOf = (name) => consumerOf(name).label + (name.endsWith('@alt') ? ` [${ALT_LABEL}]` : '');
+const labelOf = (name) =>
+  consumerOf(name).label +
+  (name.includes('+liftoff') ? ' (--liftoff-only)' : '') +
+  (name.endsWith('@alt') ? ` [${ALT_LABEL}]` : '');
 /** A mode's consumers: in the real-cluster mode all are on TLS, so the h2-marked rows are dropped. */
 const namesOf = (mode) =>
   mode === 'tls'
@@ -90,19 +114,28 @@ async function startServer() {
   return { child, url: `http://127.0.0.1:${port}`, h2Url: h2Port && `https://127.0.0.1:${h2Port}` };
 }
 
+/** The environment of a consumer process: the warm-up, and the build it imports. */
+const envOf = (name) => ({
+  ...process.env,
+  BENCH_WARMUP: String(WARMUP),
+  ...(name.endsWith('@alt') ? { KUBE_RX_DIST: ALT } : {}),
+});
+
 async function runConsumer(name, server) {
   try {
     const { stdout } = await run(
       process.execPath,
-      [here('./watch/consumer.mjs'), name.replace(/@alt$/, ''), server, String(EVENTS)],
+      [
+        ...execArgvOf(name),
+        here('./watch/consumer.mjs'),
+        consumerName(name),
+        server,
+        String(EVENTS),
+      ],
       {
         timeout: 10 * 60_000,
         maxBuffer: 1 << 20,
-        env: {
-          ...process.env,
-          BENCH_WARMUP: String(WARMUP),
-          ...(name.endsWith('@alt') ? { KUBE_RX_DIST: ALT } : {}),
-        },
+        env: envOf(name),
       },
     );
     return JSON.parse(stdout.trim().split('\n').pop());
@@ -147,12 +180,26 @@ try {
       const modeNames = namesOf(mode);
       const turn = round + ROUND_OFFSET;
       const order = modeNames.map((_, i) => modeNames[(i + turn) % modeNames.length]);
-      const results = {};
-      for (const name of order) {
-        const url = mode === 'tls' || consumerOf(name).h2 ? server.h2Url : server.url;
-        results[name] = await runConsumer(name, url);
+      const urlOf = (name, { url, h2Url }) => (mode === 'tls' || consumerOf(name).h2 ? h2Url : url);
+      let roundResult;
+      if (SLICES > 0) {
+        roundResult = await runSlicedRound({
+          server,
+          order,
+          urlOf,
+          envOf,
+          consumerName,
+          execArgvOf,
+          events: EVENTS,
+          slices: SLICES,
+        });
+      } else {
+        const results = {};
+        for (const name of order) results[name] = await runConsumer(name, urlOf(name, server));
+        roundResult = { order, results };
       }
-      roundsOf[mode].push({ order, results });
+      const { results } = roundResult;
+      roundsOf[mode].push(roundResult);
       console.log(
         `  round ${round + 1}/${ROUNDS} ${mode}: ` +
           order.map((name) => `${name} ${rate(results[name].eventsPerSecond)}/s`).join(', '),
@@ -187,7 +234,7 @@ const reports = Object.fromEntries(
 
 const info = await machine();
 console.log(
-  `\n${info.nproc} x ${info.cpu}, Node ${info.node}${info.nodeOptions ? ` (NODE_OPTIONS=${info.nodeOptions})` : ''}; ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} events (~${eventBytes} B each) about ${templates.length} pods, ${CHUNK === 'batch' ? '~64 KiB chunks' : 'one chunk per event'}${WARMUP ? `, after a warm-up of ${WARMUP.toLocaleString('en-US')} events` : ', cold processes'}`,
+  `\n${info.nproc} x ${info.cpu}, Node ${info.node}${info.nodeOptions ? ` (NODE_OPTIONS=${info.nodeOptions})` : ''}; ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} events${SLICES > 0 ? ` in ${SLICES} interleaved slices` : ''} (~${eventBytes} B each) about ${templates.length} pods, ${CHUNK === 'batch' ? '~64 KiB chunks' : 'one chunk per event'}${WARMUP ? `, after a warm-up of ${WARMUP.toLocaleString('en-US')} events` : ', cold processes'}`,
 );
 for (const mode of MODES) {
   const { label, table, targets } = reports[mode];
@@ -214,6 +261,7 @@ await writeFile(
         warmup: WARMUP,
         stream: process.env.BENCH_STREAM ?? 'growing',
         modes: MODES,
+        slices: SLICES,
       },
       modes: reports,
     },

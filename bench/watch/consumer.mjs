@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GCProfiler } from 'node:v8';
-import { consumers } from './consumers.mjs';
+import { consumers, sliceEnd } from './consumers.mjs';
 import { gcSummary } from '../gcSummary.mjs';
 
 const [name, server, eventsArg] = process.argv.slice(2);
@@ -51,6 +51,24 @@ async function quiet() {
     const used = process.cpuUsage(before);
     if (used.user + used.system < 2000 || Date.now() > deadline) return;
   }
+}
+
+// BENCH_SLICED_SERVER (watch.bench.mjs --slices=N): the measured run is one long watch of a
+// gated port, read in slices the parent starts one at a time (bench/watch/sliced.mjs).
+if (process.env.BENCH_SLICED_SERVER !== undefined && process.send) {
+  const { runSliced } = await import('./sliced.mjs');
+  await runSliced({
+    consumer,
+    name,
+    events,
+    server,
+    slicedServer: process.env.BENCH_SLICED_SERVER,
+    sliceEvents: Number(process.env.BENCH_SLICE_EVENTS),
+    sliceEnd,
+    quiet,
+    mainThreadNanos,
+    resetPeakRss,
+  });
 }
 
 const run = await consumer.load({ server, events });

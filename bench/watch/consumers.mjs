@@ -22,6 +22,12 @@ const distRoot = process.env.KUBE_RX_DIST
   : new URL('../../dist/', import.meta.url);
 const dist = (path) => new URL(path, distRoot).href;
 
+/**
+ * Where a sliced run (watch.bench.mjs --slices) waits: `reached()` is called when the count of
+ * the measured run's tally reaches `at` (one compare per event, the same in every consumer).
+ */
+export const sliceEnd = { at: -1, reached() {} };
+
 /** What a consumer saw: how many events, and the last resourceVersion. */
 export class Tally {
   count = 0;
@@ -41,7 +47,9 @@ export class Tally {
   addVersion(version) {
     this.versionChars += version.length;
     this.lastVersion = version;
-    return ++this.count === this.expected;
+    const count = ++this.count;
+    if (count === sliceEnd.at) sliceEnd.reached();
+    return count === this.expected;
   }
   /** Throws unless every event arrived, in order up to the last one. */
   check(expectedLast = versionOf(this.expected - 1)) {
@@ -132,6 +140,7 @@ export const consumers = {
     kubeRx: true,
     h2: true,
     label: 'kube-rx 100 x fromWatch, HTTP/2 (one session)',
+    sliceByRuns: true,
     async load({ server, events }) {
       const { fromWatch } = await import(dist('sources/fromWatch.js'));
       const kc = await kubeConfig(server);
@@ -397,6 +406,7 @@ export const consumers = {
   decoderOnly: {
     kubeRx: true,
     label: 'kube-rx decoder, in memory (no I/O)',
+    sliceByRuns: true,
     async load({ events }) {
       // client/watch/ since client/ has subfolders, client/ since the one request core, sources/
       // in builds before it (--alt runs).
@@ -442,6 +452,7 @@ export const consumers = {
   /** The ceiling: JSON.parse of the same lines, already in memory. No I/O, no framing. */
   jsonParse: {
     label: 'JSON.parse alone (ceiling)',
+    sliceByRuns: true,
     async load({ events }) {
       const { lines, modifiedAt } = prebuiltLines(events);
       const cycle = lines.length - modifiedAt;

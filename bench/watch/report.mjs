@@ -22,13 +22,60 @@ export const times = (ratio) => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}x`
 export const perRound = (rounds, name, value) =>
   median(rounds.map(({ results }) => (results[name] ? value(results[name]) : NaN)));
 
-/** Per-round ratios of `value(name) / value(reference)`, NaN where either failed or is missing. */
-export const ratios = (rounds, name, reference, value) =>
-  rounds.map(({ results: all }) =>
+/**
+ * A sliced round's ratios of `value(name) / value(reference)`, one per slice of `name`: each
+ * slice against the nearest slice of `reference` in the order they ran (against the mean of the
+ * two when one ran as near before as the other after: a linear drift cancels).
+ */
+export function pairedRatios(slices, name, reference, value) {
+  const out = [];
+  slices.forEach((slice, i) => {
+    if (slice.consumer !== name) return;
+    let nearest = Infinity;
+    let sum = 0;
+    let count = 0;
+    slices.forEach((other, j) => {
+      if (other.consumer !== reference) return;
+      const distance = Math.abs(j - i);
+      if (distance < nearest) [nearest, sum, count] = [distance, 0, 0];
+      if (distance === nearest) [sum, count] = [sum + value(other), count + 1];
+    });
+    if (count > 0) out.push(value(slice) / (sum / count));
+  });
+  return out;
+}
+
+/**
+ * Per-round ratios of `value(name) / value(reference)`, NaN where either failed or is missing.
+ * With `paired`, a sliced round's ratio is the median of its paired slice ratios (pairedRatios);
+ * rounds without slices (--slices=0), and values slices do not carry (RSS), compare the whole
+ * round's results.
+ */
+export const ratios = (rounds, name, reference, value, paired = false) =>
+  rounds.map(({ results: all, slices }) =>
     !all[name] || all[name].failed || !all[reference] || all[reference].failed
       ? NaN
-      : value(all[name]) / value(all[reference]),
+      : paired && slices
+        ? median(pairedRatios(slices, name, reference, value))
+        : value(all[name]) / value(all[reference]),
   );
+
+/** Every paired slice ratio of the sliced rounds (none without slices). */
+const allPairs = (rounds, name, reference, value) =>
+  rounds.flatMap(({ results: all, slices }) =>
+    slices && all[name] && !all[name].failed && all[reference] && !all[reference].failed
+      ? pairedRatios(slices, name, reference, value)
+      : [],
+  );
+
+/** The `q` quantile (0..1) of `values`, by linear interpolation. */
+export const quantile = (values, q) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.ceil(at)] - sorted[low]) * (at - low);
+};
 
 /**
  * `reference`'s lowest CPU time per event over the rounds divided by `name`'s: each consumer's
@@ -55,7 +102,7 @@ export const spread = (values, format = (v) => v.toFixed(2)) => {
 export function summarize(rounds, names, labelOf) {
   const eventsPerSecondRatio = (name, reference) =>
     names.includes(reference)
-      ? median(ratios(rounds, name, reference, (r) => r.eventsPerSecond))
+      ? median(ratios(rounds, name, reference, (r) => r.eventsPerSecond, true))
       : NaN;
   return names.map((name) => {
     const rates = rounds.map(({ results }) => results[name]?.eventsPerSecond ?? NaN);
@@ -173,6 +220,15 @@ export function targetsOf(mode, suffix = '', tag = '') {
       1 / 1.1,
       'peakRss',
     ],
+    // With the `+liftoff` row (watch.bench.mjs): the same without llhttp's TurboFan compile (its
+    // ~10 MB left resident), which client-node, on Node's native parser, never pays. A reference.
+    [
+      `resumed + toStore${tag} --liftoff-only, peak RSS of the run vs makeInformer's`,
+      `resumedStore+liftoff${suffix}`,
+      'clientNodeInformer',
+      undefined,
+      'runPeakRss',
+    ],
   ];
 }
 
@@ -186,11 +242,13 @@ export function measureTargets(rounds, names, targets) {
         memory === 'runPeakRss' && Number.isFinite(r.runPeakRss) ? r.runPeakRss : r.peakRss;
       const perRoundValues = memory
         ? ratios(rounds, reference, name, rss)
-        : ratios(rounds, name, reference, (r) => r.eventsPerSecond);
+        : ratios(rounds, name, reference, (r) => r.eventsPerSecond, true);
       const value = median(perRoundValues);
       const cpuValue = memory
         ? NaN
-        : median(ratios(rounds, reference, name, (r) => r.cpuMicrosPerEvent));
+        : median(ratios(rounds, reference, name, (r) => r.cpuMicrosPerEvent, true));
+      // The spread of the single slice pairs (their quartiles), where the rounds were sliced.
+      const pairs = memory ? [] : allPairs(rounds, name, reference, (r) => r.eventsPerSecond);
       const bestCpuValue = memory ? NaN : bestRoundsRatio(rounds, name, reference);
       return {
         target,
@@ -205,6 +263,8 @@ export function measureTargets(rounds, names, targets) {
         roundsMet: perRoundValues.filter((v) => v >= bound).length,
         rounds: rounds.length,
         memory: Boolean(memory),
+        pairs: pairs.length,
+        pairQuartiles: pairs.length ? [0.25, 0.5, 0.75].map((q) => quantile(pairs, q)) : undefined,
       };
     });
 }
@@ -223,10 +283,15 @@ export function targetLines(measured) {
       rounds,
       memory,
       reference,
+      pairs,
+      pairQuartiles,
     }) => {
+      const sliced = pairQuartiles
+        ? `; ${pairs} slice pairs, quartiles ${pairQuartiles.map((q) => q.toFixed(2)).join('/')}`
+        : '';
       const shown = memory
         ? `${value.toFixed(2)} (theirs / ours; rounds ${range})`
-        : `${value.toFixed(2)}x (rounds ${range}; by CPU time per event: ${cpuValue.toFixed(2)}x, best rounds ${times(bestCpuValue)})`;
+        : `${value.toFixed(2)}x (rounds ${range}${sliced}; by CPU time per event: ${cpuValue.toFixed(2)}x, best rounds ${times(bestCpuValue)})`;
       if (reference) return `  ref      ${target}: ${shown}`;
       return `  ${met ? 'met    ' : 'NOT MET'}  ${target}: ${shown}; met in ${roundsMet}/${rounds} rounds`;
     },

@@ -21,6 +21,12 @@
 // bytes of the plain port. A watch of namespace `bench-N` streams N events instead of EVENTS
 // (the many-watches rows). It sends { port, h2Port }.
 //
+// Sliced runs (watch.bench.mjs --slices=N): the parent sends { open: id } and gets back
+// { opened: id, port, h2Port }, two more ports (plain, and TLS with h2 offered) whose watches are
+// gated: the stream stops after the events released so far ({ release: id, events: n }) and
+// holds the connection open until the next release, so one long watch per consumer is read in
+// slices, its process idle in between. { watching: id } tells the parent the gated watch came.
+//
 // Environment: EVENTS (default 100000), CHUNK (event | batch; default event), BENCH_PODS and
 // BENCH_STREAM (growing | cycle: the event types; see pods.mjs), H2 (1 to serve HTTP/2 too).
 import http2 from 'node:http2';
@@ -51,8 +57,31 @@ const lineEnd = Buffer.from('}\n\r\n');
 const largestEvent =
   Math.max(...templates.map((t) => t.json.length)) + modified.length + lineEnd.length + 16;
 
+/**
+ * A sliced watch's gate: how many events the stream may send so far, and the pump to call when
+ * more are released (set while the stream waits for a release).
+ */
+class Gate {
+  allowed = 0;
+  waiting = undefined;
+  constructor(id) {
+    this.id = id;
+  }
+  /** Lets `events` more events through. */
+  release(events) {
+    this.allowed += events;
+    const pump = this.waiting;
+    this.waiting = undefined;
+    pump?.();
+  }
+  /** How many events from `next` may go now (all of `limit` without a gate). */
+  static open(gate, next, limit) {
+    return gate ? Math.min(limit, gate.allowed) > next : limit > next;
+  }
+}
+
 /** Streams the watch: EVENTS chunked events, then the last chunk; stops if the client goes. */
-function streamWatch(socket) {
+function streamWatch(socket, gate) {
   socket.write(
     'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n' +
       'transfer-encoding: chunked\r\nconnection: close\r\n\r\n',
@@ -61,11 +90,11 @@ function streamWatch(socket) {
   let closed = false;
   socket.once('close', () => (closed = true));
   const pump = () => {
-    while (!closed && next < EVENTS) {
+    while (!closed && Gate.open(gate, next, EVENTS)) {
       const batch = Buffer.allocUnsafe(WRITE_BYTES + largestEvent + 16);
       // In batch mode one chunk header, of fixed width, is written over these bytes at the end.
       let at = BATCH_CHUNKS ? 10 : 0;
-      while (at < WRITE_BYTES && next < EVENTS) {
+      while (at < WRITE_BYTES && Gate.open(gate, next, EVENTS)) {
         const { json, versionAt } = templates[next % PODS];
         const prefix = prefixes[eventTypeOf(next)];
         const size = prefix.length + json.length + 2; // + '}\n'
@@ -83,7 +112,8 @@ function streamWatch(socket) {
       }
       if (!socket.write(batch.subarray(0, at))) return void socket.once('drain', pump);
     }
-    if (!closed) socket.end('0\r\n\r\n');
+    if (!closed && next < EVENTS) gate.waiting = pump;
+    else if (!closed) socket.end('0\r\n\r\n');
   };
   pump();
 }
@@ -102,30 +132,38 @@ const emptyList = JSON.stringify({
   items: [],
 });
 
-const server = net.createServer((socket) => {
-  socket.setNoDelay(true);
-  socket.on('error', () => {});
-  let head = '';
-  const onData = (data) => {
-    head += data.toString('latin1');
-    const end = head.indexOf('\r\n\r\n');
-    if (end === -1) {
-      if (head.length > 64 * 1024) socket.destroy();
-      return;
-    }
-    socket.off('data', onData);
-    const [method, target] = head.slice(0, head.indexOf('\r\n')).split(' ');
-    const url = new URL(target, 'http://127.0.0.1');
-    if (method !== 'GET' || !/^\/api\/v1\/(namespaces\/[^/]+\/)?pods$/.test(url.pathname)) {
-      respond(socket, '404 Not Found', '{"kind":"Status","status":"Failure","code":404}');
-    } else if (url.searchParams.get('watch') === 'true') {
-      streamWatch(socket);
-    } else {
-      respond(socket, '200 OK', emptyList);
-    }
-  };
-  socket.on('data', onData);
-});
+/** The plain HTTP/1.1 server; its watches pass `gate` (none: the whole stream at once). */
+const plainServer = (gate) =>
+  net.createServer((socket) => {
+    socket.setNoDelay(true);
+    socket.on('error', () => {});
+    let head = '';
+    const onData = (data) => {
+      head += data.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end === -1) {
+        if (head.length > 64 * 1024) socket.destroy();
+        return;
+      }
+      socket.off('data', onData);
+      const [method, target] = head.slice(0, head.indexOf('\r\n')).split(' ');
+      const url = new URL(target, 'http://127.0.0.1');
+      if (method !== 'GET' || !/^\/api\/v1\/(namespaces\/[^/]+\/)?pods$/.test(url.pathname)) {
+        respond(socket, '404 Not Found', '{"kind":"Status","status":"Failure","code":404}');
+      } else if (url.searchParams.get('watch') === 'true') {
+        watching(gate);
+        streamWatch(socket, gate);
+      } else {
+        respond(socket, '200 OK', emptyList);
+      }
+    };
+    socket.on('data', onData);
+  });
+
+/** Tells the parent a gated watch arrived. */
+function watching(gate) {
+  if (gate && process.send) process.send({ watching: gate.id });
+}
 
 /** Events of a watch of `pathname`: N for namespace `bench-N`, else EVENTS. */
 function eventsOf(pathname) {
@@ -134,15 +172,15 @@ function eventsOf(pathname) {
 }
 
 /** Streams a watch on an HTTP/2 stream: `events` events in writes of ~64 KiB, then the end. */
-function streamWatchH2(stream, events) {
+function streamWatchH2(stream, events, gate) {
   stream.respond({ ':status': 200, 'content-type': 'application/json' });
   let next = 0;
   const pump = () => {
-    while (!stream.destroyed && next < events) {
+    while (!stream.destroyed && Gate.open(gate, next, events)) {
       const batch = Buffer.allocUnsafe(WRITE_BYTES + largestEvent + 16);
       let at = 0;
       let ok = true;
-      while (at < WRITE_BYTES && next < events) {
+      while (at < WRITE_BYTES && Gate.open(gate, next, events)) {
         const { json, versionAt } = templates[next % PODS];
         const prefix = prefixes[eventTypeOf(next)];
         const eventAt = at;
@@ -158,14 +196,16 @@ function streamWatchH2(stream, events) {
       if (BATCH_CHUNKS) ok = stream.write(batch.subarray(0, at));
       if (!ok) return void stream.once('drain', pump);
     }
-    if (!stream.destroyed) stream.end();
+    if (!stream.destroyed && next < events) gate.waiting = pump;
+    else if (!stream.destroyed) stream.end();
   };
   pump();
 }
 
-async function startH2() {
+let tlsMaterial;
+async function startH2(gate) {
   const { makeTlsMaterial } = await import('../../dist/testing/fakeKubeApiServer/tls.js');
-  const tls = makeTlsMaterial(false);
+  const tls = (tlsMaterial ??= makeTlsMaterial(false));
   const h2 = http2.createSecureServer({
     cert: tls.server.cert,
     key: tls.server.key,
@@ -179,14 +219,18 @@ async function startH2() {
     const url = new URL(request.url, 'https://127.0.0.1');
     if (!/^\/api\/v1\/(namespaces\/[^/]+\/)?pods$/.test(url.pathname)) {
       respond(socket, '404 Not Found', '{"kind":"Status","status":"Failure","code":404}');
-    } else if (url.searchParams.get('watch') === 'true') streamWatch(socket);
-    else respond(socket, '200 OK', emptyList);
+    } else if (url.searchParams.get('watch') === 'true') {
+      watching(gate);
+      streamWatch(socket, gate);
+    } else respond(socket, '200 OK', emptyList);
   });
   h2.on('stream', (stream, headers) => {
     stream.on('error', () => {});
     const url = new URL(headers[':path'], 'https://127.0.0.1');
-    if (url.searchParams.get('watch') === 'true')
-      return streamWatchH2(stream, eventsOf(url.pathname));
+    if (url.searchParams.get('watch') === 'true') {
+      watching(gate);
+      return streamWatchH2(stream, eventsOf(url.pathname), gate);
+    }
     stream.respond({ ':status': 200, 'content-type': 'application/json' });
     stream.end(emptyList);
   });
@@ -195,11 +239,27 @@ async function startH2() {
   return h2.address().port;
 }
 
-server.listen(0, '127.0.0.1', async () => {
-  const { port } = server.address();
-  const h2Port = process.env.H2 === '1' ? await startH2() : undefined;
-  if (process.send) process.send({ port, h2Port });
-  else console.log(`listening on http://127.0.0.1:${port}` + (h2Port ? `, h2 on ${h2Port}` : ''));
+/** Listens on a plain port and (with H2=1) a TLS one, both passing `gate`. */
+async function listen(gate) {
+  const server = plainServer(gate);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const h2Port = process.env.H2 === '1' ? await startH2(gate) : undefined;
+  return { port: server.address().port, h2Port };
+}
+
+const gates = new Map();
+process.on('message', async (message) => {
+  if (message.open !== undefined) {
+    const gate = new Gate(message.open);
+    gates.set(message.open, gate);
+    process.send({ opened: message.open, ...(await listen(gate)) });
+  } else if (message.release !== undefined) {
+    gates.get(message.release).release(message.events);
+  }
 });
+
+const { port, h2Port } = await listen(undefined);
+if (process.send) process.send({ port, h2Port });
+else console.log(`listening on http://127.0.0.1:${port}` + (h2Port ? `, h2 on ${h2Port}` : ''));
 // The parent going away (or closing the channel) ends this process.
 process.on('disconnect', () => process.exit(0));
