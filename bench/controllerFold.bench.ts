@@ -4,13 +4,15 @@
 // One upstream of `objects` deployments (createInformers' `source` seam, a subject: no HTTP, no
 // decoding), then `events` MODIFIED events in batches of 1 000 with a turn of the event loop
 // between batches: mostly status churn (no run), every 10th a spec change (a run, no-op
-// reconcile). Scenarios, each in a child process of its own:
+// reconcile). Scenarios, each round in a child process of its own:
 // - `events`: an `informers.events` subscriber only (the shared watch and resumer alone);
 // - `1 controller`: one controller of the deployments;
 // - `2 controllers + store`: two controllers (one with an index) and an `informers.store`.
-// Per event: the process's CPU (user + system, every thread) from the first push until the
-// runs are done. With `--base`, every round runs each scenario on both checkouts in turn
-// (base first on odd rounds), and prints the same-round ratios this/base: the A/B of a change.
+// Per event: the process's CPU (user + system, every thread) while a block of 10 000 events is
+// pushed and its runs are done. With `--base`, the child loads both checkouts (the same events,
+// two module graphs, two informers) and pushes blocks to one then the other (ABBA, which one is
+// set up first alternating between rounds): the same-block ratio this/base is the A/B of a
+// change, much steadier on a loaded machine than one process per side. Medians, and `uptime`.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,33 +24,30 @@ const ROUNDS = Number(option('rounds') ?? 7);
 const OBJECTS = Number(option('objects') ?? 1000);
 const EVENTS = Number(option('events') ?? 100_000);
 const BATCH = 1000;
+/** Events per measured block; blocks alternate between the sides. */
+const BLOCK = 10_000;
 const SCENARIOS = ['events', '1 controller', '2 controllers + store'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const here = resolve(fileURLToPath(import.meta.url), '../..');
 
-/** A child's work: one scenario on the checkout at `root`; prints its CPU µs per event. */
-async function child(root: string, scenario: Scenario): Promise<void> {
+/** One side of the A/B: a scenario set up on the checkout at `root`, synced, ready to push. */
+interface Side {
+  /** Pushes events [from, to) in batches with a turn between, and waits for the runs. */
+  push(from: number, to: number): Promise<void>;
+  close(): void;
+}
+
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
+async function sideOf(root: string, scenario: Scenario, events: unknown[]): Promise<Side> {
   const kx = await import(pathToFileURL(resolve(root, 'src/index.ts')).href);
   const kit = await import(pathToFileURL(resolve(root, 'src/testing/index.ts')).href);
   const { Subject, of } = await import('rxjs');
   const cluster = { name: 'bench', resolve: () => Promise.reject(new Error('no cluster')) };
-  const names = Array.from({ length: OBJECTS }, (_, i) => `d-${i}`);
-  const generation = new Map<string, number>();
-  const listed = names.map((name) => {
-    generation.set(name, 1);
-    return kit.deployment(name, '1', { metadata: { generation: 1 } });
-  });
-  // Built before the clock starts: what a decoder would hand on.
-  const events = Array.from({ length: EVENTS }, (_, i) => {
-    const name = names[i % OBJECTS]!;
-    const spec = i % 10 === 0;
-    const g = generation.get(name)! + (spec ? 1 : 0);
-    generation.set(name, g);
-    const rv = String(i + 2);
-    const patch = { metadata: { generation: g }, status: { observedGeneration: g, replicas: i } };
-    return kit.modified(kit.deployment(name, rv, patch));
-  });
+  const listed = Array.from({ length: OBJECTS }, (_, i) =>
+    kit.deployment(`d-${i}`, '1', { metadata: { generation: 1 } }),
+  );
   const subject = new Subject();
   const informers = kx.createInformers({
     source: (_cluster: unknown, resource: unknown) =>
@@ -61,7 +60,7 @@ async function child(root: string, scenario: Scenario): Promise<void> {
   const deployments = kx.deployments;
   let runs = 0;
   const reconcile = async () => void runs++;
-  const subscriptions = [];
+  const subscriptions: { unsubscribe(): void }[] = [];
   const controllerOf = (indexes?: object) =>
     kx
       .controller({
@@ -73,47 +72,76 @@ async function child(root: string, scenario: Scenario): Promise<void> {
         reconcile,
       })
       .subscribe();
-  let synced = false;
-  if (scenario === 'events') {
-    subscriptions.push(informers.events(cluster, deployments).subscribe());
-    synced = true;
-  } else {
-    subscriptions.push(controllerOf());
-    if (scenario === '2 controllers + store') {
-      subscriptions.push(
-        controllerOf({ byGeneration: (d: any) => String(d.metadata?.generation) }),
-      );
-      subscriptions.push(informers.store(cluster, deployments).subscribe());
-    }
-  }
-  const turn = () => new Promise<void>((r) => setImmediate(r));
   const controllers = scenario === 'events' ? 0 : scenario === '1 controller' ? 1 : 2;
+  if (controllers === 0) subscriptions.push(informers.events(cluster, deployments).subscribe());
+  if (controllers > 0) subscriptions.push(controllerOf());
+  if (controllers > 1) {
+    subscriptions.push(controllerOf({ byGeneration: (d: any) => String(d.metadata?.generation) }));
+    subscriptions.push(informers.store(cluster, deployments).subscribe());
+  }
   // Synced: every controller ran each object once.
-  while (!synced && runs < OBJECTS * controllers) await turn();
+  while (runs < OBJECTS * controllers) await turn();
+  return {
+    async push(from, to) {
+      for (let i = from; i < to; i += BATCH) {
+        for (let j = i; j < Math.min(to, i + BATCH); j++) subject.next(events[j]);
+        await turn();
+      }
+      // The runs of the spec changes are done: no run for three turns.
+      let stable = 0;
+      let last = -1;
+      while (stable < 3) {
+        await turn();
+        stable = runs === last ? stable + 1 : 0;
+        last = runs;
+      }
+    },
+    close: () => subscriptions.forEach((s) => s.unsubscribe()),
+  };
+}
+
+/**
+ * A child's work: one scenario on both checkouts in one process, blocks of events pushed to
+ * one side then the other (ABBA), each block's CPU measured: the load of the machine changes
+ * between blocks far less than between processes. Prints the µs per event of each side and
+ * the median of the same-pair ratios.
+ */
+async function child(roots: string[], scenario: Scenario): Promise<void> {
+  const kit = await import(pathToFileURL(resolve(roots[0]!, 'src/testing/index.ts')).href);
+  const generation = new Array<number>(OBJECTS).fill(1);
+  // Built before the clock starts, shared by both sides: what a decoder would hand on.
+  const events = Array.from({ length: EVENTS }, (_, i) => {
+    const k = i % OBJECTS;
+    // Mostly status churn (no run); every 10th a spec change (a run).
+    if (i % 10 === 0) generation[k]!++;
+    const g = generation[k]!;
+    const patch = { metadata: { generation: g }, status: { observedGeneration: g, replicas: i } };
+    return kit.modified(kit.deployment(`d-${k}`, String(i + 2), patch));
+  });
+  const sides = [];
+  for (const root of roots) sides.push(await sideOf(root, scenario, events));
   await new Promise((r) => setTimeout(r, 20));
   globalThis.gc?.();
-  const before = process.cpuUsage();
-  const startRuns = runs;
-  for (let i = 0; i < EVENTS; i += BATCH) {
-    for (let j = i; j < Math.min(EVENTS, i + BATCH); j++) subject.next(events[j]);
-    await turn();
+  const cpu = roots.map(() => [] as number[]);
+  const blocks = Math.floor(EVENTS / BLOCK);
+  for (let b = 0; b < blocks; b++) {
+    const order = b % 2 ? [...sides.keys()].reverse() : [...sides.keys()];
+    for (const s of order) {
+      const before = process.cpuUsage();
+      await sides[s]!.push(b * BLOCK, (b + 1) * BLOCK);
+      const used = process.cpuUsage(before);
+      cpu[s]!.push((used.user + used.system) / BLOCK);
+    }
   }
-  // Every spec change ran (runs coalesce: at least one per object that changed at the end).
-  let stable = 0;
-  let last = -1;
-  while (stable < 3) {
-    await turn();
-    stable = runs === last ? stable + 1 : 0;
-    last = runs;
-  }
-  const cpu = process.cpuUsage(before);
-  const us = (cpu.user + cpu.system) / EVENTS;
-  subscriptions.forEach((s) => s.unsubscribe());
-  console.log(JSON.stringify({ us, runs: runs - startRuns }));
+  sides.forEach((side) => side.close());
+  // The first block of each side warms it up (JIT): left out.
+  const us = cpu.map((blocksUs) => median(blocksUs.slice(1)));
+  const ratio = cpu.length > 1 ? median(cpu[0]!.slice(1).map((v, i) => v / cpu[1]![i + 1]!)) : 1;
+  console.log(JSON.stringify({ us, ratio }));
   process.exit(0);
 }
 
-function runChild(root: string, scenario: Scenario): { us: number; runs: number } {
+function runChild(roots: string[], scenario: Scenario): { us: number[]; ratio: number } {
   const result = spawnSync(
     process.execPath,
     [
@@ -122,7 +150,7 @@ function runChild(root: string, scenario: Scenario): { us: number; runs: number 
       './bench/register.mjs',
       fileURLToPath(import.meta.url),
       `--child=${scenario}`,
-      `--root=${root}`,
+      `--roots=${roots.join(',')}`,
       `--objects=${OBJECTS}`,
       `--events=${EVENTS}`,
     ],
@@ -140,33 +168,30 @@ const median = (values: number[]) => {
 
 async function main(): Promise<void> {
   const base = option('base');
+  const roots = base ? [here, resolve(base)] : [here];
   const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
   console.log(`controllerFold: ${OBJECTS} objects, ${EVENTS} events, ${ROUNDS} rounds`);
   console.log(`start: ${uptime()}`);
-  const results = new Map<string, { here: number[]; base: number[]; ratio: number[] }>();
-  for (const scenario of SCENARIOS) results.set(scenario, { here: [], base: [], ratio: [] });
+  const results = new Map<Scenario, { us: number[][]; ratio: number[] }>();
+  for (const scenario of SCENARIOS) results.set(scenario, { us: roots.map(() => []), ratio: [] });
   for (let round = 0; round < ROUNDS; round++) {
     for (const scenario of SCENARIOS) {
       const row = results.get(scenario)!;
-      if (!base) {
-        row.here.push(runChild(here, scenario).us);
-        continue;
-      }
-      const order = round % 2 ? [base, here] : [here, base];
-      const [first, second] = order.map((root) => runChild(root, scenario).us);
-      const [mine, theirs] = round % 2 ? [second!, first!] : [first!, second!];
-      row.here.push(mine);
-      row.base.push(theirs);
-      row.ratio.push(mine / theirs);
+      // Which checkout is set up first alternates between rounds too.
+      const swap = round % 2 === 1 && roots.length > 1;
+      const { us, ratio } = runChild(swap ? [...roots].reverse() : roots, scenario);
+      if (swap) us.reverse();
+      us.forEach((value, i) => row.us[i]!.push(value));
+      row.ratio.push(swap ? 1 / ratio : ratio);
     }
   }
   for (const [scenario, row] of results) {
-    const line = `${scenario.padEnd(24)} this ${median(row.here).toFixed(2)} µs/event`;
+    const line = `${scenario.padEnd(24)} this ${median(row.us[0]!).toFixed(2)} µs/event`;
     if (!base) console.log(line);
     else {
       const ratios = row.ratio.map((r) => r.toFixed(2)).join(' ');
       console.log(
-        `${line}, base ${median(row.base).toFixed(2)}, this/base median ${median(row.ratio).toFixed(2)} (${ratios})`,
+        `${line}, base ${median(row.us[1]!).toFixed(2)}, this/base median ${median(row.ratio).toFixed(2)} (rounds: ${ratios})`,
       );
     }
   }
@@ -174,5 +199,5 @@ async function main(): Promise<void> {
 }
 
 const childScenario = option('child');
-if (childScenario) await child(option('root') ?? here, childScenario as Scenario);
+if (childScenario) await child(option('roots')!.split(','), childScenario as Scenario);
 else await main();
