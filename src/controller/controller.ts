@@ -12,7 +12,9 @@ import {
   retry,
   timer,
 } from 'rxjs';
-import { createInformers } from '../operators/createInformers.js';
+import { createInformers, type Informers } from '../operators/createInformers.js';
+import { informerChanges } from '../operators/informerChanges.js';
+import { StoreIndexes } from '../operators/store/IndexedObjects.js';
 import type { Store } from '../operators/store/Store.js';
 import { apiVersionOf } from '../objects/resources.js';
 import { defaultKey, namespacedKey } from '../objects/defaultKey.js';
@@ -26,6 +28,7 @@ import { Expectations } from './expectations/Expectations.js';
 import { writesOf } from './expectations/writesOf.js';
 import type { ReconcileReport } from './ReconcileReport.js';
 import { watchedStore, type WatchedStoreConfig } from './watchedStore.js';
+import { foldedChanges } from './foldedChanges.js';
 import { shardedController } from './sharding/shardedController.js';
 
 /** What a MODIFIED primary must change to trigger a run, by default. */
@@ -109,7 +112,7 @@ export function controller<T extends KubernetesObject>(
   const scheduler = queueConfig.scheduler ?? asyncScheduler;
   const random = queueConfig.random ?? Math.random;
   return defer(() => {
-    const informers =
+    const informers: Informers =
       shared ??
       createInformers({
         scheduler,
@@ -160,9 +163,16 @@ export function controller<T extends KubernetesObject>(
       keysOfEvent: WatchedStoreConfig<U>['keysOf'] = (event) => keysOfObject(event.object),
     ) => {
       const source = sources[index] as ControllerSource<U>;
+      const { resource, options = {} } = source;
+      const indexes = StoreIndexes.of(source.indexes) as StoreIndexes<U>;
+      // The shared watch's own store (its objects folded once for everything on that watch,
+      // this source's index maps kept beside them), or a fold of the events of informers that
+      // were not made by createInformers.
+      const changes =
+        informerChanges(informers, cluster, resource, options, indexes) ??
+        foldedChanges(informers.events(cluster, resource, options), indexes);
       return forever(
-        watchedStore<U>(informers.events(cluster, source.resource, source.options ?? {}), {
-          indexes: source.indexes,
+        watchedStore<U>(changes, {
           publish: (store) => {
             latest[index] = store;
             if (synced) return true;

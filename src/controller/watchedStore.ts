@@ -1,9 +1,8 @@
 import { Observable } from 'rxjs';
 import { defaultKey } from '../objects/defaultKey.js';
-import { StoreIndexes, type Indexers } from '../operators/store/IndexedObjects.js';
-import { StoreSnapshot } from '../operators/store/StoreSnapshot.js';
+import type { StoreChange } from '../operators/share/SharedWatch.js';
 import type { Store } from '../operators/store/Store.js';
-import type { KubernetesObject, WatchEvent, WatchObjectEvent } from '../types.js';
+import type { KubernetesObject, WatchObjectEvent } from '../types.js';
 
 /**
  * An event that carries an object: ADDED, MODIFIED or DELETED (never BOOKMARK here).
@@ -24,8 +23,6 @@ export type ObjectEvent<T> = WatchObjectEvent<T>;
  * };
  */
 export interface WatchedStoreConfig<T> {
-  /** Indexes of the store (as `toStore`'s). */
-  indexes?: Indexers<T> | undefined;
   /**
    * The store after an event, once the fold is synced (`rebuilt`: the first synced store of a
    * fold that replaced a failed one, with the store it replaces). Returns whether events trigger
@@ -44,15 +41,18 @@ export interface WatchedStoreConfig<T> {
 }
 
 /**
- * One watched resource of a controller as one subscription: each event is folded into the store
- * first and the store published, and only then are the keys it concerns handed on, so a run
- * started by one of those keys (synchronously or later) reads a store at least as new as the
- * event that triggered it (kube-rs's reflector, client-go's indexer before its handlers). No
- * second subscription, nothing ordered through microtasks.
+ * One watched resource of a controller as one subscription to the changes of its store: each
+ * event is in the store first and the store published, and only then are the keys it concerns
+ * handed on, so a run started by one of those keys (synchronously or later) reads a store at
+ * least as new as the event that triggered it (kube-rs's reflector, client-go's indexer before
+ * its handlers). No second subscription, nothing ordered through microtasks. The store is the
+ * shared watch's own (`informerChanges`: the objects folded once for every controller, store
+ * and late subscriber of that watch, each controller keeping only its index maps), or a fold of
+ * the events of informers made otherwise (`foldedChanges`).
  *
- * A fold is published from its initial-events-end BOOKMARK on. When the events fail and are
- * subscribed again (the controller retries), the new fold starts empty and the previous store is
- * still what runs read until the new one has synced; it then replaces it at once, triggering
+ * A store is published from its initial-events-end BOOKMARK on. When the changes fail and are
+ * subscribed again (the controller retries), the new store starts empty and the previous store
+ * is still what runs read until the new one has synced; it then replaces it at once, triggering
  * the keys of every object it holds and of every object that vanished meanwhile.
  *
  * ```
@@ -62,43 +62,41 @@ export interface WatchedStoreConfig<T> {
  * ```
  *
  * @example
- * watchedStore(informers.events(kc, pods), {
+ * watchedStore(informerChanges(informers, kc, pods, {}, StoreIndexes.NONE)!, {
  *   publish: (store) => ((latest = store), true),
  *   keysOf: (event) => [defaultKey(event.object)],
  *   keysOfObject: (pod) => [defaultKey(pod)],
  * }).subscribe((key) => queue.trigger(key));
  */
 export function watchedStore<T extends KubernetesObject>(
-  events: Observable<WatchEvent<T>>,
+  changes: Observable<StoreChange<T>>,
   config: WatchedStoreConfig<T>,
 ): Observable<string> {
   const { publish, observe, keysOf, keysOfObject } = config;
-  const empty = StoreSnapshot.empty<T>(StoreIndexes.of(config.indexes) as StoreIndexes<T>);
-  let published: StoreSnapshot<T> | undefined;
+  let published: Store<T, string> | undefined;
   return new Observable<string>((subscriber) => {
-    let store = empty;
-    // A fold that replaces a failed one: what runs read stays the old store until it syncs.
+    // A store that replaces a failed one: what runs read stays the old store until it syncs.
     const replacing = published;
     let live = false;
     const emit = (keys: readonly string[]) => {
       for (const key of keys) subscriber.next(key);
     };
-    return events.subscribe({
-      next: (event) => {
-        if (event.type === 'ERROR') return;
-        const before = store;
-        store = StoreSnapshot.next(store, event, defaultKey);
-        if (!store.synced) return;
-        const triggering = publish(store, live ? undefined : replacing);
-        published = store;
+    return changes.subscribe({
+      next: ({ event, before, after }) => {
+        if (!after.synced) return;
+        const triggering = publish(after, live ? undefined : replacing);
+        published = after;
         if (!live) {
+          // The first synced store (the current one of a watch already synced, or the one of
+          // its initial-events-end): its keys are the sync's, or a rebuild's.
           live = true;
-          if (triggering && replacing) emit(rebuiltKeys(replacing, store, keysOfObject));
+          if (triggering && replacing) emit(rebuiltKeys(replacing, after, keysOfObject));
           return;
         }
-        if (event.type === 'BOOKMARK') return;
+        if (event === undefined || event.type === 'BOOKMARK') return;
         observe?.(event);
-        if (triggering) emit(keysOf(event, before));
+        // Live: a synced store was published before this one, so there is a store before.
+        if (triggering) emit(keysOf(event, before!));
       },
       error: (error: unknown) => subscriber.error(error),
       complete: () => subscriber.complete(),

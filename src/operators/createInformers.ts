@@ -6,6 +6,7 @@ import { type Observable, asyncScheduler, defer, type SchedulerLike } from 'rxjs
 import type { WatchSource } from '../sources/WatchSource.js';
 import type { Cluster, KubernetesObject, ResourceRef, WatchEvent, WatchOptions } from '../types.js';
 import { SharedWatch, type StoreFold } from './share/SharedWatch.js';
+import { registerInformerChanges } from './informerChanges.js';
 import { StoreIndexes, type Indexers } from './store/IndexedObjects.js';
 import type { LifecycleEvent } from './resume/LifecycleEvent.js';
 import { resilientWatch, type ResilientWatchConfig } from './resilientWatch.js';
@@ -162,7 +163,7 @@ export function createInformers(config: InformersConfig = {}): Informers {
       onLifecycle?.(resource, event, options);
     };
 
-  return {
+  const informers: Informers = {
     get size() {
       return size;
     },
@@ -189,6 +190,11 @@ export function createInformers(config: InformersConfig = {}): Informers {
       });
     },
   };
+  // The controller's way to the same shared watch: its store's changes, no fold of its own.
+  registerInformerChanges(informers, (cluster, resource, options, indexes) =>
+    defer(() => sharedWatch(cluster, resource, options).changes(indexes)),
+  );
+  return informers;
 }
 
 /** The request fields that make two requests the same watch. */

@@ -12,6 +12,7 @@ import { StoreReplay, type IndexedStore } from './StoreReplay.js';
 import type { StoreIndexes } from '../store/IndexedObjects.js';
 import type { StoreSnapshot } from '../store/StoreSnapshot.js';
 import type { AnyWatchEvent } from '../../objects/AnyWatchEvent.js';
+import type { WatchObjectEvent } from '../../types.js';
 
 /**
  * One upstream watch shared by the identical requests of `createInformers`, and the stores
@@ -100,6 +101,52 @@ export class SharedWatch {
       upstream.add(observer);
       return observer;
     });
+  }
+
+  /**
+   * The changes of the watch's own store as one follower with these indexes sees them (the
+   * controller's store of a watched resource: no fold of its own, one index update per change
+   * when it has indexes, the very snapshot of {@link SharedWatch.store} when it has none). First
+   * the current store (unless no event changed anything yet) with no event, then, for each
+   * event as the shared subscribers get it, the store before it and the store the replay
+   * recorded with it: what a late subscriber of the events would rebuild from replayed ADDED
+   * events, given at once.
+   */
+  changes(indexes: StoreIndexes<unknown>): Observable<StoreChange> {
+    return this.held<StoreChange>(
+      () => this.scheduler.now(),
+      (upstream, subscriber) => {
+        const { replay } = this;
+        let followed: IndexedStore | undefined;
+        let store: StoreSnapshot<unknown> | undefined;
+        // False once an indexer threw: this follower failed, the shared watch goes on.
+        const follow = (): boolean => {
+          try {
+            if (indexes.empty) store = replay.snapshot();
+            else store = (followed = replay.follow(followed, indexes))?.snapshot;
+            return true;
+          } catch (error) {
+            subscriber.error(error);
+            return false;
+          }
+        };
+        if (follow() && store !== undefined) {
+          subscriber.next({ event: undefined, before: undefined, after: store });
+        }
+        const observer: Observer<AnyWatchEvent> = {
+          next: (event) => {
+            // An ERROR event is not recorded: nothing changed.
+            if (event.type === 'ERROR' || subscriber.closed) return;
+            const before = store;
+            if (follow() && store !== undefined) subscriber.next({ event, before, after: store });
+          },
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        };
+        upstream.add(observer);
+        return observer;
+      },
+    );
   }
 
   /**
@@ -197,6 +244,19 @@ export class SharedWatch {
     this.upstream?.unsubscribe();
     this.onClose();
   }
+}
+
+/**
+ * One change of a shared watch's own store as a follower sees it ({@link SharedWatch.changes}).
+ * Every snapshot is one the store emits or could have (a follower's own indexes aside).
+ */
+export interface StoreChange<T = unknown> {
+  /** The event recorded, or undefined for the store a subscriber starts from. */
+  readonly event: WatchObjectEvent<T> | undefined;
+  /** The store before the event (undefined when none was made yet: first change). */
+  readonly before: StoreSnapshot<T> | undefined;
+  /** The store with the event recorded. */
+  readonly after: StoreSnapshot<T>;
 }
 
 /** How a store of another key than the default folds the shared events. */
