@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { configmaps } from '../../../src/index.js';
-import type { LeaseObject } from '../../../src/controller/election/leaseApi.js';
-import { leases as leaseRef } from '../../../src/controller/sharding/memberLease.js';
-import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
+import type { KubernetesObject, ResourceRef } from '../../../src/index.js';
 import { FakeKubeApiServer } from '../../../src/testing/index.js';
 import { Prng } from '../prng.js';
 import { waitUntil } from '../sockets.js';
@@ -55,7 +53,13 @@ interface Line {
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const LABEL = 'shard.kube-rx.io/chaos';
-const leases = leaseRef as ResourceRef<LeaseObject & KubernetesObject>;
+/** The ring's Leases, read for --verbose (who holds each: incarnations, sharder, claims). */
+const leases: ResourceRef<KubernetesObject & { spec?: { holderIdentity?: string } }> = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  kind: 'Lease',
+};
 const DRAIN = 'drain.shard.kube-rx.io/chaos';
 
 class Member {

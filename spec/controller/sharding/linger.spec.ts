@@ -135,6 +135,7 @@ it('a member rejoining after a partition acts on none of the keys moved away, th
   await until(
     () => r.runs.some((run) => run.member === 'm2' && run.start > healed),
     'the new incarnation runs',
+    15_000,
   );
   await sleep(500);
   // Every run m2 started after it rejoined was of a key labelled for it on the server then.
