@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { configmaps } from '../../../src/index.js';
+import type { KubernetesObject, ResourceRef } from '../../../src/index.js';
 import { FakeKubeApiServer } from '../../../src/testing/index.js';
 import { Prng } from '../prng.js';
 import { waitUntil } from '../sockets.js';
@@ -38,6 +39,8 @@ export interface ShardChaosReport {
   leaveRebalanceMs: number | undefined;
   overlaps: string[];
   failures: string[];
+  /** When the ring changed (ms from the start), for reading `overlaps`. */
+  marks: string[];
 }
 
 interface Line {
@@ -50,6 +53,13 @@ interface Line {
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const LABEL = 'shard.kube-rx.io/chaos';
+/** The ring's Leases, read for --verbose (who holds each: incarnations, sharder, claims). */
+const leases: ResourceRef<KubernetesObject & { spec?: { holderIdentity?: string } }> = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  kind: 'Lease',
+};
 const DRAIN = 'drain.shard.kube-rx.io/chaos';
 
 class Member {
@@ -132,13 +142,18 @@ export async function runShardChaos(options: ShardChaosOptions): Promise<ShardCh
     retryMs = 100,
   } = options;
   const failRate = options.failRate ?? 0.1;
-  const log = options.log ?? (() => undefined);
+  const given = options.log ?? (() => undefined);
+  const log = (line: string) => given(`${Date.now() - began} ${line}`);
   const prng = new Prng(seed);
+  const began = Date.now();
   const server = await FakeKubeApiServer.start({ http2: false });
   const dir = await mkdtemp(join(tmpdir(), 'kube-rx-shard-chaos-'));
   const kubeconfig = await server.writeKubeConfig(join(dir, 'kubeconfig'));
   const members: Member[] = [];
   const failures: string[] = [];
+  /** What happened when (ms from the start): joins, kills, stops. */
+  const marks: string[] = [];
+  const mark = (what: string) => marks.push(`${what} at ${Date.now() - began}`);
   let next = 0;
   const create = () =>
     server.create(configmaps, {
@@ -176,6 +191,16 @@ export async function runShardChaos(options: ShardChaosOptions): Promise<ShardCh
     }
     return JSON.stringify(counts);
   };
+  // Who holds each Lease of the ring, logged as it changes: incarnations, sharder, claims.
+  let holders = '';
+  const leaseTimer = setInterval(() => {
+    const now = server
+      .objects(leases, 'chaos')
+      .map((l) => `${l.metadata!.name}=${l.spec?.holderIdentity ?? ''}`)
+      .sort()
+      .join(' ');
+    if (now !== holders) log(`leases ${(holders = now)}`);
+  }, 50);
   const censusTimer = setInterval(() => log(`objects ${census()}`), 1000);
   /** Every object assigned to one of `ids`, none draining, each of `ids` holding some. */
   const balanced = (ids: string[]) => {
@@ -225,6 +250,7 @@ export async function runShardChaos(options: ShardChaosOptions): Promise<ShardCh
     }
     await sleep(phaseMs);
     for (const member of later) member.join();
+    mark('m4, m5 joined');
     await waitUntil(() => members.every((m) => m.started), 10_000);
     const joined = Date.now();
     if (await waitUntil(() => balanced(['m1', 'm2', 'm3', 'm4', 'm5']), 30_000)) {
@@ -237,6 +263,7 @@ export async function runShardChaos(options: ShardChaosOptions): Promise<ShardCh
     m2!.kill('SIGKILL');
     m3!.kill('SIGTERM');
     log('killed m1 and m2, stopped m3');
+    mark('m1, m2 killed, m3 stopped');
     if (await waitUntil(() => balanced(['m4', 'm5']), 30_000)) {
       leaveRebalanceMs = Date.now() - left;
     } else failures.push('2 members: not every object assigned within 30 s');
@@ -262,6 +289,7 @@ export async function runShardChaos(options: ShardChaosOptions): Promise<ShardCh
     }
   } finally {
     clearInterval(censusTimer);
+    clearInterval(leaseTimer);
     working = false;
     await workload;
     for (const member of live()) member.kill('SIGTERM');
@@ -289,15 +317,17 @@ export async function runShardChaos(options: ShardChaosOptions): Promise<ShardCh
       for (let j = i + 1; j < list.length; j++) {
         const [a, b] = [list[i]!, list[j]!];
         if (a.who !== b.who && a.s < b.e && b.s < a.e) {
+          // When, from the start (ms), with the phases' marks: enough to find the cause.
+          const at = (run: { s: number; e: number }) => `${run.s - began}..${run.e - began}`;
           overlaps.push(
-            `${key} on ${a.who} and ${b.who} for ${Math.min(a.e, b.e) - Math.max(a.s, b.s)} ms`,
+            `${key} on ${a.who} (${at(a)}) and ${b.who} (${at(b)}) for ${Math.min(a.e, b.e) - Math.max(a.s, b.s)} ms`,
           );
         }
       }
     }
   }
   if (overlaps.length > 0) failures.push(`${overlaps.length} runs overlapped on two members`);
-  return { runs, changes, joinRebalanceMs, leaveRebalanceMs, overlaps, failures };
+  return { runs, changes, joinRebalanceMs, leaveRebalanceMs, overlaps, failures, marks };
 }
 
 /** The report as lines for a terminal. */
@@ -306,6 +336,7 @@ export function formatShardReport(report: ShardChaosReport): string[] {
     `runs           ${report.runs} over ${report.changes} changes`,
     `rebalance      3 -> 5: ${report.joinRebalanceMs ?? '-'} ms; 5 -> 2 (2 killed, 1 stopped): ${report.leaveRebalanceMs ?? '-'} ms`,
     `two at once    ${report.overlaps.length === 0 ? 'never' : report.overlaps.slice(0, 5).join('; ')}`,
+    ...(report.overlaps.length === 0 ? [] : [`marks          ${report.marks.join('; ')}`]),
     report.failures.length === 0
       ? 'result         ok'
       : `FAILED         ${report.failures.join('; ')}`,

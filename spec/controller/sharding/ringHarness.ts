@@ -6,6 +6,7 @@ import { Action } from '../../../src/controller/Action.js';
 import { controller } from '../../../src/controller/controller.js';
 import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigConnection.js';
 import { configmaps } from '../../../src/objects/resources.js';
+import type { Informers } from '../../../src/operators/createInformers.js';
 import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { ClusterConnection } from '../../../src/types.js';
 import { sleep } from '../../support/wait.js';
@@ -25,6 +26,8 @@ export interface RunRecord {
   start: number;
   end: number;
   label: string | undefined;
+  /** The label the server held for the key as the run started (what the member may act on). */
+  serverLabel: string | undefined;
 }
 
 /** A member: its subscription and a switch that makes every request of it fail. */
@@ -48,9 +51,10 @@ export class Ring {
 
   /**
    * Starts a member; its reconcile takes `runMs` and ignores its signal (the worst case).
-   * `via`: the address its requests go to instead of the server's (a proxy in front of it).
+   * `via`: the address its requests go to instead of the server's (a proxy in front of it);
+   * `informers`: shared watches of its own (`config.informers`, e.g. with a linger).
    */
-  join(identity: string, name = identity, via?: string): Member {
+  join(identity: string, name = identity, via?: string, informers?: Informers): Member {
     const base = kubeConfigConnection(this.fake.kubeConfig());
     let partitioned = false;
     // A partition: every request resolves to a port nothing listens on (connection refused).
@@ -66,13 +70,16 @@ export class Ring {
       for: { resource: configmaps, options: { namespace: 'app' } },
       rateLimit: false,
       concurrency: 16,
+      ...(informers && { informers }),
       reconcile: async (object, { key }) => {
+        const [namespace, objectName] = key.split('/') as [string, string];
         const record: RunRecord = {
           member: name,
           key,
           start: performance.now(),
           end: Infinity,
           label: object?.metadata?.labels?.[LABEL],
+          serverLabel: this.fake.get(configmaps, namespace, objectName)?.metadata?.labels?.[LABEL],
         };
         this.runs.push(record);
         await sleep(this.runMs);

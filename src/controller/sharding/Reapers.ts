@@ -1,7 +1,9 @@
 import type { Cluster, Logger } from '../../types.js';
 import { Elector } from '../election/Elector.js';
 import type { ElectionSettings } from '../election/electionSettings.js';
+import { fencedLeaseApi } from './fencedLeaseApi.js';
 import { claimLeaseApi } from './memberLease.js';
+import { MemberFence } from './MemberFence.js';
 import type { LeaseObservations } from './LeaseObservations.js';
 import type { ShardNames } from './shardNames.js';
 
@@ -23,7 +25,10 @@ import type { ShardNames } from './shardNames.js';
  * reapers.holds('pod-2'); // true once its Lease expired and is ours
  */
 export class Reapers {
-  private readonly electors = new Map<string, { elector: Elector; holding: boolean }>();
+  private readonly electors = new Map<
+    string,
+    { elector: Elector; holding: boolean; fence: MemberFence }
+  >();
 
   constructor(
     private readonly cluster: Cluster,
@@ -38,8 +43,17 @@ export class Reapers {
   /** Stands by on `member`'s Lease (no-op when already). */
   watch(member: string): void {
     if (this.electors.has(member)) return;
-    const api = claimLeaseApi(this.cluster, this.namespace, this.names, member, this.logger);
-    const entry = { elector: undefined as unknown as Elector, holding: false };
+    // A claim is fenced on the clock as a member's runs are: after an event-loop stall, a pass
+    // may run before the timer that ends the claim, and move the objects of a member whose
+    // Lease, the claim lapsed, it has meanwhile taken again and acts on.
+    const { now, renewDeadlineMs } = this.settings;
+    const fence = new MemberFence(now, renewDeadlineMs);
+    const api = fencedLeaseApi(
+      claimLeaseApi(this.cluster, this.namespace, this.names, member, this.logger),
+      now,
+      fence,
+    );
+    const entry = { elector: undefined as unknown as Elector, holding: false, fence };
     entry.elector = new Elector(api, this.settings, (holding) => {
       if (entry.holding === holding) return;
       entry.holding = holding;
@@ -53,9 +67,13 @@ export class Reapers {
     entry.elector.start();
   }
 
-  /** Whether we hold `member`'s Lease now: it cannot act, its objects may move at once. */
+  /**
+   * Whether we hold `member`'s Lease now: it cannot act, its objects may move at once. Read on
+   * the clock: not past `renewDeadlineMs` after the last successful write was sent.
+   */
   holds(member: string): boolean {
-    return this.electors.get(member)?.holding === true;
+    const entry = this.electors.get(member);
+    return entry?.holding === true && entry.fence.holds();
   }
 
   /** The members stood by on. */

@@ -146,9 +146,15 @@ export function shardedController<T extends KubernetesObject>(
       }
       // A new incarnation starts afresh: what the previous one released or saw is not ours.
       const keys: MemberKeys = { released: new Map(), seen: new Set() };
+      // Its watches too: shared informers may linger (`createInformers({ linger })`), and a
+      // watch of our label still open from before a partition replays the objects labelled for
+      // us then, some since moved (our Lease expired meanwhile): runs of keys another member
+      // holds. A term every object meets (the drain label is `true` or absent) makes each
+      // request this incarnation's own, so its stores are listed afresh from the server.
+      const own = `${drainLabel}!=${globalThis.crypto.randomUUID().slice(0, 8)}`;
       const selected = (options: WatchOptions | undefined): WatchOptions => ({
         ...options,
-        labelSelector: [options?.labelSelector, names.selectorOf(identity)]
+        labelSelector: [options?.labelSelector, names.selectorOf(identity), own]
           .filter(Boolean)
           .join(','),
       });
