@@ -172,6 +172,24 @@ describe('Elector (virtual time, client-go defaults: lease 15 s, renew deadline 
     elector.stop();
   });
 
+  it('a slow read before the write does not eat the deadline: it counts from the write, not the try', async () => {
+    const { scheduler, api, elector, emitted } = setup();
+    api.latencyMs = 3_000;
+    elector.start();
+    await scheduler.advanceTo(3_000);
+    // Read (404) at 0-3 000, the create sent at 3 000: it succeeds (at 6 000), nothing after it.
+    expect(api.writes).toEqual([{ at: 3_000, holder: 'me' }]);
+    api.failing = true;
+    await scheduler.advanceTo(30_000);
+    // Lost at 3 000 + 10 000; counted from the try's start (0) it led for 4 s of a 10 s deadline.
+    expect(emitted).toEqual([
+      [0, false],
+      [6_000, true],
+      [13_000, false],
+    ]);
+    elector.stop();
+  });
+
   it('a standby takes an unrenewed lease exactly a lease duration after it first saw it', async () => {
     const { scheduler, api, elector, emitted } = setup();
     api.change({ holderIdentity: 'other', leaseDurationSeconds: 15 });

@@ -47,6 +47,12 @@ export class Elector {
   private fresh = false;
   private tick: Subscription | undefined;
   private deadline: Subscription | undefined;
+  /**
+   * When the write of the current try was sent: a lease held counts from there, not from the
+   * try's read before it (a slow read must not eat the leader's time; the server applied the
+   * write after it was sent, so every standby saw it later still).
+   */
+  private writeStarted = 0;
   private inFlight: AbortController | undefined;
 
   constructor(
@@ -107,7 +113,7 @@ export class Elector {
     timeout?.unsubscribe();
     if (this.inFlight === attempt) this.inFlight = undefined;
     if (this.stopped) return;
-    if (outcome === 'held') this.held(started);
+    if (outcome === 'held') this.held(this.writeStarted);
     else if (outcome === 'other' && this.leading) this.lose('the lease has another holder');
     let next = started + retryPeriodMs;
     // A standby tries again the moment the holder's lease expires, not up to a period later.
@@ -163,6 +169,7 @@ export class Elector {
   private async tryAcquireOrRenew(signal: AbortSignal): Promise<ElectionAttempt> {
     const { identity, logger } = this.settings;
     if (this.leading && this.fresh && this.observed !== undefined) {
+      this.writeStarted = this.settings.now();
       const renewed = await this.api.update(this.claim(this.observed), signal);
       if (renewed.ok) return this.wrote(renewed.value);
       this.fresh = false;
@@ -172,6 +179,7 @@ export class Elector {
     const got = await this.api.get(signal);
     if (!got.ok) return this.failed('read', got.error);
     if (got.value === undefined) {
+      this.writeStarted = this.settings.now();
       const created = await this.api.create(this.claim(undefined), signal);
       return created.ok ? this.wrote(created.value) : this.failed('create', created.error);
     }
@@ -183,6 +191,7 @@ export class Elector {
       if (this.settings.now() < this.observedAt + this.validForMs(lease)) return 'other';
       logger?.debug?.(`leaderElection: the lease of ${holder} expired; ${identity} takes it`);
     }
+    this.writeStarted = this.settings.now();
     const updated = await this.api.update(this.claim(lease), signal);
     return updated.ok ? this.wrote(updated.value) : this.failed('update', updated.error);
   }
