@@ -1,0 +1,79 @@
+// The phases of one rebalance, as seen from outside the members (for bench/sharding.bench.ts):
+// one metadata-only watch of the objects and one watch of the ring's Leases, each event stamped
+// on arrival. The phases' times relative to each other hold on a loaded machine, where the
+// totals do not.
+import type { LeaseObject } from '../src/controller/election/leaseApi.js';
+
+/** First and last time (ms after the mark) a phase was seen, and how many times. */
+interface Phase {
+  first: number;
+  last: number;
+  count: number;
+}
+
+/**
+ * Records, from a mark (a member joining or stopping) on: the member's Lease written (created,
+ * renewed, released, claimed), the drain marks, the old members' releases (both labels cleared),
+ * the assignments to their new members, and the new members' first runs of their keys.
+ */
+export class RebalanceTimeline {
+  private at = NaN;
+  private readonly phases = new Map<string, Phase>();
+
+  constructor(
+    private readonly assignLabel: string,
+    private readonly drainLabel: string,
+  ) {}
+
+  /** Starts a timeline now (what was recorded before is dropped). */
+  mark(): void {
+    this.at = performance.now();
+    this.phases.clear();
+  }
+
+  private note(phase: string): void {
+    if (Number.isNaN(this.at)) return;
+    const t = performance.now() - this.at;
+    const seen = this.phases.get(phase);
+    if (seen) {
+      seen.last = t;
+      seen.count++;
+    } else this.phases.set(phase, { first: t, last: t, count: 1 });
+  }
+
+  /** An object's labels changed from `before` to `after` (a watch event). */
+  object(before: Record<string, string> | undefined, after: Record<string, string> | undefined) {
+    const was = before?.[this.assignLabel];
+    const now = after?.[this.assignLabel];
+    if (after?.[this.drainLabel] !== undefined && before?.[this.drainLabel] === undefined) {
+      this.note(`drain ${was}`);
+    }
+    if (was !== undefined && now === undefined) this.note(`release ${was}`);
+    if (now !== undefined && now !== was) this.note(`assign ${now}${was ? ` (from ${was})` : ''}`);
+  }
+
+  /** A Lease of the ring was written (a watch event). */
+  lease(lease: LeaseObject): void {
+    const member = (lease.metadata.labels as Record<string, string> | undefined)?.[
+      'shard.kube-rx.io/member'
+    ];
+    const holder = lease.spec?.holderIdentity ?? '';
+    const by = holder === '' ? 'free' : holder.startsWith('reaper:') ? 'claimed' : 'held';
+    this.note(`lease ${member ?? lease.metadata.name} ${by}`);
+  }
+
+  /** `member` ran a key it never ran before (in this round). */
+  firstRun(member: string): void {
+    this.note(`first run on ${member}`);
+  }
+
+  /** The phases by first time: `name first..last ms (count)`. */
+  toString(): string {
+    return [...this.phases]
+      .sort(([, a], [, b]) => a.first - b.first)
+      .map(
+        ([name, p]) => `    ${name}: ${Math.round(p.first)}..${Math.round(p.last)} ms (${p.count})`,
+      )
+      .join('\n');
+  }
+}
