@@ -55,7 +55,10 @@ export function reconcileQueue(
 
 /**
  * `reconcileQueue` whose ready keys a {@link RunGate} may hold back before they start: what
- * `controller` runs its reconciles through (read-your-own-writes). Not a public export.
+ * `controller` runs its reconciles through (read-your-own-writes). `express` names the keys
+ * whose run would be cheap and must not wait (a sharded member's releases): they start once
+ * ready, outside `concurrency` and `rateLimit`, never beside another run of their key. Not a
+ * public export.
  *
  * @example
  * keys$.pipe(gatedReconcileQueue(reconcile, config, expectations));
@@ -64,6 +67,7 @@ export function gatedReconcileQueue(
   reconcile: Reconcile,
   config: ReconcileQueueConfig,
   gate: RunGate | undefined,
+  express?: (key: string) => boolean,
 ): OperatorFunction<string, ReconcileReport> {
   const {
     concurrency = 1,
@@ -105,6 +109,7 @@ export function gatedReconcileQueue(
           scheduler,
           random,
           gate,
+          express,
         },
         subscriber,
       );

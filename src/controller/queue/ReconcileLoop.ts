@@ -19,6 +19,12 @@ export interface LoopSettings extends RetrySettings {
   scheduler: SchedulerLike;
   /** Holds ready keys back before they start (the controller's read-your-own-writes). */
   gate?: RunGate | undefined;
+  /**
+   * Whether the run `key` would start now is a cheap one that must not wait (a sharded member's
+   * release of a drained key, or a run that starts nothing): it starts as soon as it is ready,
+   * outside `concurrency` and the token bucket, still never beside another run of its key.
+   */
+  express?: ((key: string) => boolean) | undefined;
 }
 
 /** A timer delay past this would overflow Node's timers (they would fire at once). */
@@ -45,6 +51,10 @@ export class ReconcileLoop implements RunOwner {
   private readonly ready = new KeyHeap();
   private readonly timers = new KeyHeap();
   private running = 0;
+  /** Runs started by `express`: they count in `running`, not against `concurrency`. */
+  private expressRunning = 0;
+  /** Ready keys `express` let through, started by the next pump. */
+  private expressReady: KeyState[] = [];
   /** Ready keys the gate holds back. */
   private held = 0;
   private adds = 0;
@@ -102,6 +112,7 @@ export class ReconcileLoop implements RunOwner {
     this.cancelTimer();
     this.ready.clear();
     this.timers.clear();
+    this.expressReady = [];
     this.held = 0;
     this.changed();
     if (this.running === 0) {
@@ -125,6 +136,7 @@ export class ReconcileLoop implements RunOwner {
     this.states = new Map();
     this.ready.clear();
     this.timers.clear();
+    this.expressReady = [];
     if (this.running > 0) {
       for (const state of states.values()) state.run?.cancel();
     }
@@ -136,6 +148,10 @@ export class ReconcileLoop implements RunOwner {
     const state = run.state;
     state.run = null;
     this.running--;
+    if (state.express) {
+      state.express = false;
+      this.expressRunning--;
+    }
     const now = this.now();
     const { outcome, next } = failed
       ? afterFailure(state, run.startedAt, now, this.settings)
@@ -191,7 +207,10 @@ export class ReconcileLoop implements RunOwner {
     state.at = at;
     state.seq = this.seq++;
     state.scheduledAt = -1;
-    this.ready.push(state);
+    // Started by the pump that follows every call of this (never from here: a run's begin
+    // calls the reconcile at once, and this may be inside `finish`).
+    if (this.settings.express?.(state.key)) this.expressReady.push(state);
+    else this.ready.push(state);
   }
 
   private wait(state: KeyState, at: number): void {
@@ -223,7 +242,13 @@ export class ReconcileLoop implements RunOwner {
     this.pumping = true;
     try {
       const { concurrency, bucket, gate } = this.settings;
-      while (!this.stopping && !this.closed && this.running < concurrency && this.ready.size > 0) {
+      this.startExpress();
+      while (
+        !this.stopping &&
+        !this.closed &&
+        this.running - this.expressRunning < concurrency &&
+        this.ready.size > 0
+      ) {
         // Asked before a token is taken: a held key costs no token and no worker.
         if (gate !== undefined && gate.blocked((this.ready.peek() as KeyState).key)) {
           (this.ready.pop() as KeyState).phase = HELD;
@@ -237,6 +262,28 @@ export class ReconcileLoop implements RunOwner {
       }
     } finally {
       this.pumping = false;
+    }
+  }
+
+  /**
+   * Starts the keys `express` let through, asking it again (a key no longer cheap, or one the
+   * gate holds, takes its place among the ready keys).
+   */
+  private startExpress(): void {
+    const { express, gate } = this.settings;
+    while (this.expressReady.length > 0 && !this.stopping && !this.closed) {
+      const batch = this.expressReady;
+      this.expressReady = [];
+      for (const state of batch) {
+        if (state.phase !== READY || state.index >= 0) continue;
+        if (express?.(state.key) && gate?.blocked(state.key) !== true) {
+          state.express = true;
+          this.expressRunning++;
+          this.start(state, this.now());
+        } else {
+          this.ready.push(state);
+        }
+      }
     }
   }
 
@@ -284,7 +331,11 @@ export class ReconcileLoop implements RunOwner {
     if (this.closed || this.stopping) return;
     let want = this.timers.size > 0 ? (this.timers.peek() as KeyState).at : -1;
     const { bucket, concurrency } = this.settings;
-    if (bucket !== undefined && this.ready.size > 0 && this.running < concurrency) {
+    if (
+      bucket !== undefined &&
+      this.ready.size > 0 &&
+      this.running - this.expressRunning < concurrency
+    ) {
       const next = bucket.nextAt(this.now());
       if (want < 0 || next < want) want = next;
     }
@@ -308,7 +359,13 @@ export class ReconcileLoop implements RunOwner {
 
   private completeIfDone(): void {
     if (!this.inputDone || this.closed || this.stopping) return;
-    if (this.running === 0 && this.ready.size === 0 && this.timers.size === 0 && this.held === 0)
+    if (
+      this.running === 0 &&
+      this.ready.size === 0 &&
+      this.expressReady.length === 0 &&
+      this.timers.size === 0 &&
+      this.held === 0
+    )
       this.out.complete();
   }
 
