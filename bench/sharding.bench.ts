@@ -22,9 +22,8 @@ import { FakeKubeApiServer } from '../src/testing/index.js';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { HashRing } from '../src/controller/sharding/hashRing.js';
-import { leases } from '../src/controller/sharding/memberLease.js';
-import { RebalanceTimeline } from './shardingTimeline.js';
+import { ringOwners } from './ringOwners.js';
+import { RebalanceTimeline, leases } from './shardingTimeline.js';
 
 const option = (name: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
@@ -135,9 +134,9 @@ async function round(n: number) {
   // (every object labelled with some member of `ids` is true in the middle of a move as well).
   const balanced = (ids: string[]) => {
     if (labelsOf.size !== objects) return false;
-    const ring = new HashRing(ids);
+    const owner = ringOwners(ids);
     for (const [name, labels] of labelsOf) {
-      if (labels?.[LABEL] !== ring.owner(`app/${name}`)) return false;
+      if (labels?.[LABEL] !== owner(`app/${name}`)) return false;
       if (labels?.[`drain.${LABEL}`] !== undefined) return false;
     }
     return true;

@@ -2,7 +2,21 @@
 // one metadata-only watch of the objects and one watch of the ring's Leases, each event stamped
 // on arrival. The phases' times relative to each other hold on a loaded machine, where the
 // totals do not.
-import type { LeaseObject } from '../src/controller/election/leaseApi.js';
+import type { ResourceRef } from '../src/index.js';
+
+/** What the timeline reads of a Lease. */
+interface LeaseObject {
+  metadata: { name?: string; labels?: Record<string, string> };
+  spec?: { holderIdentity?: string };
+}
+
+/** The Lease resource (coordination.k8s.io/v1): the members' and the sharder's. */
+export const leases: ResourceRef<LeaseObject> = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  kind: 'Lease',
+};
 
 /** First and last time (ms after the mark) a phase was seen, and how many times. */
 interface Phase {
@@ -54,9 +68,7 @@ export class RebalanceTimeline {
 
   /** A Lease of the ring was written (a watch event). */
   lease(lease: LeaseObject): void {
-    const member = (lease.metadata.labels as Record<string, string> | undefined)?.[
-      'shard.kube-rx.io/member'
-    ];
+    const member = lease.metadata.labels?.['shard.kube-rx.io/member'];
     const holder = lease.spec?.holderIdentity ?? '';
     const by = holder === '' ? 'free' : holder.startsWith('reaper:') ? 'claimed' : 'held';
     this.note(`lease ${member ?? lease.metadata.name} ${by}`);
