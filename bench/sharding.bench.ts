@@ -146,6 +146,7 @@ async function round(n: number) {
   };
   const ids = Array.from({ length: n }, (_, i) => `m${i + 1}`);
   const began = performance.now();
+  timeline.mark();
   for (const id of ids) join(id);
   // When every object first carried a label: the sharder's share of the first pass.
   let labelledAt = NaN;
@@ -159,6 +160,7 @@ async function round(n: number) {
   }, 120_000);
   const firstPassMs = lastFirstRun - firstRun;
   const assignedMs = lastFirstRun - began;
+  const startTimeline = timeline.toString();
   await until(() => balanced(ids), 60_000);
   const cached = ids.map((id) => labels().filter((l) => l === id).length);
   const joined = performance.now();
@@ -212,6 +214,7 @@ async function round(n: number) {
     joinMs: joinOk ? joinMs : NaN,
     joinCpuMs: (cpu.user + cpu.system) / 1000,
     leaveMs: leaveOk ? leaveMs : NaN,
+    startTimeline,
     joinTimeline,
     stopTimeline,
     mostRunning,
@@ -236,6 +239,7 @@ for (let k = 0; k < repeat; k++) {
         (r.unrun > 0 ? `; ${r.unrun} keys never ran` : ''),
     );
     if (showTimeline) {
+      console.log(`   start:\n${r.startTimeline}`);
       console.log(`   join of m${n + 1}:\n${r.joinTimeline}\n   stop of m1:\n${r.stopTimeline}`);
     }
     const prior = best.get(n);

@@ -23,7 +23,7 @@ describe('reconcileQueue with express keys', () => {
             reconcile,
             { concurrency: 1, rateLimit: { perSecond: 1, burst: 1 }, scheduler: m.scheduler },
             undefined,
-            (key) => express.has(key),
+            { test: (key) => express.has(key), concurrency: 8 },
           ),
         )
         .subscribe();
@@ -47,7 +47,7 @@ describe('reconcileQueue with express keys', () => {
             reconcile,
             { concurrency: 1, rateLimit: false, scheduler: m.scheduler },
             undefined,
-            () => true,
+            { test: () => true, concurrency: 8 },
           ),
         )
         .subscribe();
@@ -76,7 +76,7 @@ describe('reconcileQueue with express keys', () => {
             reconcile,
             { concurrency: 1, rateLimit: false, scheduler: m.scheduler },
             gate,
-            (key) => key === 'y' || (key === 'x' && asked++ === 0),
+            { test: (key) => key === 'y' || (key === 'x' && asked++ === 0), concurrency: 8 },
           ),
         )
         .subscribe();
@@ -88,6 +88,31 @@ describe('reconcileQueue with express keys', () => {
       // x waits for a's worker (10); y, held by its gate when let through, is not started as
       // express: it waits as any key does, and runs after x (the one worker) once its gate opened.
       expect(calls.map((call) => `${call.key}@${call.at}`)).toEqual(['a@0', 'x@10', 'y@11']);
+    }),
+  );
+
+  it(
+    'runs at most its own concurrency of express keys at once, the oldest first',
+    marbles((m) => {
+      const { reconcile, calls, peaks } = scriptedReconcile(m.scheduler, {
+        w: [{ ms: 4 }],
+        x: [{ ms: 4 }],
+        y: [{ ms: 4 }],
+        z: [{ ms: 4 }],
+      });
+      m.cold('(wxyz)|')
+        .pipe(
+          gatedReconcileQueue(
+            reconcile,
+            { concurrency: 1, rateLimit: false, scheduler: m.scheduler },
+            undefined,
+            { test: () => true, concurrency: 2 },
+          ),
+        )
+        .subscribe();
+      m.flush();
+      expect(calls.map((call) => `${call.key}@${call.at}`)).toEqual(['w@0', 'x@0', 'y@4', 'z@4']);
+      expect(peaks.total).toBe(2);
     }),
   );
 });

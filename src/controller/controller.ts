@@ -239,11 +239,13 @@ function runController<T extends KubernetesObject>(
           }),
         queueConfig,
         expectations,
-        member &&
-          ((key) => {
+        member && {
+          test: (key) => {
             const store = primaryStore();
             return store !== undefined && member.express(store.get(key), key);
-          }),
+          },
+          concurrency: member.expressConcurrency,
+        },
       ),
       finalize(() => {
         expectations.close();

@@ -19,12 +19,19 @@ export interface LoopSettings extends RetrySettings {
   scheduler: SchedulerLike;
   /** Holds ready keys back before they start (the controller's read-your-own-writes). */
   gate?: RunGate | undefined;
-  /**
-   * Whether the run `key` would start now is a cheap one that must not wait (a sharded member's
-   * release of a drained key, or a run that starts nothing): it starts as soon as it is ready,
-   * outside `concurrency` and the token bucket, still never beside another run of its key.
-   */
-  express?: ((key: string) => boolean) | undefined;
+  /** Cheap runs that must not wait behind the others (see {@link ExpressLane}). */
+  express?: ExpressLane | undefined;
+}
+
+/**
+ * Keys whose run would start now is a cheap one that must not wait (a sharded member's release
+ * of a drained key, or a run that starts nothing): such a run starts as soon as its key is
+ * ready, outside `concurrency` and the token bucket, at most `concurrency` of them at once (its
+ * own), oldest first, still never beside another run of its key.
+ */
+export interface ExpressLane {
+  test(key: string): boolean;
+  concurrency: number;
 }
 
 /** A timer delay past this would overflow Node's timers (they would fire at once). */
@@ -53,8 +60,9 @@ export class ReconcileLoop implements RunOwner {
   private running = 0;
   /** Runs started by `express`: they count in `running`, not against `concurrency`. */
   private expressRunning = 0;
-  /** Ready keys `express` let through, started by the next pump. */
+  /** Ready keys `express` let through, from `expressHead` on: started by the pumps. */
   private expressReady: KeyState[] = [];
+  private expressHead = 0;
   /** Ready keys the gate holds back. */
   private held = 0;
   private adds = 0;
@@ -113,6 +121,7 @@ export class ReconcileLoop implements RunOwner {
     this.ready.clear();
     this.timers.clear();
     this.expressReady = [];
+    this.expressHead = 0;
     this.held = 0;
     this.changed();
     if (this.running === 0) {
@@ -137,6 +146,7 @@ export class ReconcileLoop implements RunOwner {
     this.ready.clear();
     this.timers.clear();
     this.expressReady = [];
+    this.expressHead = 0;
     if (this.running > 0) {
       for (const state of states.values()) state.run?.cancel();
     }
@@ -209,7 +219,7 @@ export class ReconcileLoop implements RunOwner {
     state.scheduledAt = -1;
     // Started by the pump that follows every call of this (never from here: a run's begin
     // calls the reconcile at once, and this may be inside `finish`).
-    if (this.settings.express?.(state.key)) this.expressReady.push(state);
+    if (this.settings.express?.test(state.key)) this.expressReady.push(state);
     else this.ready.push(state);
   }
 
@@ -266,24 +276,35 @@ export class ReconcileLoop implements RunOwner {
   }
 
   /**
-   * Starts the keys `express` let through, asking it again (a key no longer cheap, or one the
-   * gate holds, takes its place among the ready keys).
+   * Starts the keys `express` let through, as its lane has room, asking it again (a key no
+   * longer cheap, or one the gate holds, takes its place among the ready keys).
    */
   private startExpress(): void {
     const { express, gate } = this.settings;
-    while (this.expressReady.length > 0 && !this.stopping && !this.closed) {
-      const batch = this.expressReady;
-      this.expressReady = [];
-      for (const state of batch) {
-        if (state.phase !== READY || state.index >= 0) continue;
-        if (express?.(state.key) && gate?.blocked(state.key) !== true) {
-          state.express = true;
-          this.expressRunning++;
-          this.start(state, this.now());
-        } else {
-          this.ready.push(state);
-        }
+    if (express === undefined) return;
+    const lane = this.expressReady;
+    while (
+      this.expressHead < lane.length &&
+      this.expressRunning < express.concurrency &&
+      !this.stopping &&
+      !this.closed
+    ) {
+      const state = lane[this.expressHead++]!;
+      if (state.phase !== READY || state.index >= 0) continue;
+      if (express.test(state.key) && gate?.blocked(state.key) !== true) {
+        state.express = true;
+        this.expressRunning++;
+        this.start(state, this.now());
+      } else {
+        this.ready.push(state);
       }
+    }
+    if (this.expressHead === lane.length) {
+      this.expressReady = [];
+      this.expressHead = 0;
+    } else if (this.expressHead > 1024 && this.expressHead * 2 > lane.length) {
+      this.expressReady = lane.slice(this.expressHead);
+      this.expressHead = 0;
     }
   }
 
@@ -362,7 +383,7 @@ export class ReconcileLoop implements RunOwner {
     if (
       this.running === 0 &&
       this.ready.size === 0 &&
-      this.expressReady.length === 0 &&
+      this.expressHead === this.expressReady.length &&
       this.timers.size === 0 &&
       this.held === 0
     )

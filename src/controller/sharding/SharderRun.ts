@@ -42,7 +42,12 @@ export class SharderRun {
   private closed = false;
   private ringKey = '';
   private ring = new HashRing([]);
-  /** Primary keys with an event since they were last looked at: the resourceVersion it carried. */
+  /**
+   * Primary keys with an event since they were last looked at, with the resourceVersion it
+   * carried: `unassigned` those it showed without a member (a new object, or a release: its
+   * move ends with the next write, so it goes first), `dirty` the others.
+   */
+  private readonly unassigned = new Map<string, string | undefined>();
   private readonly dirty = new Map<string, string | undefined>();
   /** The next pass looks at every object. */
   private sweep = true;
@@ -90,7 +95,9 @@ export class SharderRun {
       informers.events(cluster, primary, options).subscribe({
         next: (event) => {
           if (event.type === 'ADDED' || event.type === 'MODIFIED') {
-            this.dirty.set(defaultKey(event.object), event.object.metadata?.resourceVersion);
+            const { labels, resourceVersion } = event.object.metadata ?? {};
+            const to = labels?.[names.assignLabel] ? this.dirty : this.unassigned;
+            to.set(defaultKey(event.object), resourceVersion);
           } else if (event.type !== 'DELETED' && event.type !== 'BOOKMARK') {
             this.sweep = true;
           }
@@ -179,8 +186,10 @@ export class SharderRun {
     const { assignLabel } = this.config.names;
     const objects = this.objects!;
     // What the sweep sees covers every event up to the store it reads.
-    for (const [id, version] of this.dirty) {
-      if (objects.get(id)?.metadata?.resourceVersion === version) this.dirty.delete(id);
+    for (const dirty of [this.unassigned, this.dirty]) {
+      for (const [id, version] of dirty) {
+        if (objects.get(id)?.metadata?.resourceVersion === version) dirty.delete(id);
+      }
     }
     const referenced = new Set<string>();
     for (const object of objects.values()) {
@@ -188,7 +197,10 @@ export class SharderRun {
       if (current && !live.has(current) && isMemberIdentity(current)) referenced.add(current);
       if (this.settled.has(object)) continue;
       if (this.look(object, live) === BLOCKED) {
-        this.dirty.set(defaultKey(object), object.metadata?.resourceVersion);
+        (current ? this.dirty : this.unassigned).set(
+          defaultKey(object),
+          object.metadata?.resourceVersion,
+        );
       }
     }
     this.sweep = this.blind;
@@ -198,12 +210,14 @@ export class SharderRun {
   /** The objects with an event since: each stays dirty until looked at in the version it had. */
   private passDirty(live: Set<string>): void {
     const objects = this.objects!;
-    for (const [id, version] of this.dirty) {
-      if (this.writer.full) return;
-      const object = objects.get(id);
-      if (object === undefined) this.dirty.delete(id);
-      else if (this.look(object, live) !== BLOCKED) {
-        if (object.metadata?.resourceVersion === version) this.dirty.delete(id);
+    for (const dirty of [this.unassigned, this.dirty]) {
+      for (const [id, version] of dirty) {
+        if (this.writer.full) return;
+        const object = objects.get(id);
+        if (object === undefined) dirty.delete(id);
+        else if (this.look(object, live) !== BLOCKED) {
+          if (object.metadata?.resourceVersion === version) dirty.delete(id);
+        }
       }
     }
   }

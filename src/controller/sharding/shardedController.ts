@@ -33,7 +33,7 @@ import { sharder } from './sharder.js';
 import type { ShardingConfig } from './ShardingConfig.js';
 import { RING_LABEL, shardNames } from './shardNames.js';
 
-/** The sharder's label writes in flight at once, by default (see the bench's figures). */
+/** Label writes in flight at once, by default: the sharder's, and a member's releases. */
 const DEFAULT_WRITE_CONCURRENCY = 64;
 
 /** What a member tells the controller it runs, beside its config. */
@@ -46,6 +46,8 @@ export interface MemberHooks<T> {
    * 10 runs/s, a join that moves 1 000 keys took minutes).
    */
   express(object: T | undefined, key: string): boolean;
+  /** Those runs in flight at once (`writeConcurrency`: releases are label writes too). */
+  expressConcurrency: number;
 }
 
 /** An unsharded controller (what `controller` is without `sharding`), with a member's hooks. */
@@ -169,6 +171,7 @@ export function shardedController<T extends KubernetesObject>(
       const hooks: MemberHooks<T> = {
         express: (object, key) =>
           fence.holds() && peekMemberStep(object, key, keys, identity, names) !== 'run',
+        expressConcurrency: writeConcurrency,
       };
       return run(
         {
