@@ -17,11 +17,11 @@ function hash32(text: string): number {
   return h >>> 0;
 }
 
-/** `key`'s member on the ring of `members` (100 points each, ties to the smaller identity). */
+/** `key`'s member on the ring of `members` (400 points each, ties to the smaller identity). */
 export function ringOwners(members: string[]): (key: string) => string | undefined {
   const entries: Array<[number, string]> = [];
   for (const member of new Set(members)) {
-    for (let i = 0; i < 100; i++) entries.push([hash32(`${member}#${i}`), member]);
+    for (let i = 0; i < 400; i++) entries.push([hash32(`${member}#${i}`), member]);
   }
   entries.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
   return (key) => {
