@@ -118,7 +118,7 @@ async function round(n: number) {
   }).subscribe((event) => {
     if (event.type === 'ERROR' || event.type === 'BOOKMARK') return;
     const name = event.object.metadata.name!;
-    timeline.object(labelsOf.get(name), event.object.metadata.labels);
+    timeline.object(name, labelsOf.get(name), event.object.metadata.labels);
     if (event.type === 'DELETED') {
       labelled.delete(name);
       labelsOf.delete(name);

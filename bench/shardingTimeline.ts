@@ -33,6 +33,10 @@ interface Phase {
 export class RebalanceTimeline {
   private at = NaN;
   private readonly phases = new Map<string, Phase>();
+  /** Per object, when its drain mark and its release were seen: each step's lag. */
+  private readonly drained = new Map<string, number>();
+  private readonly released = new Map<string, number>();
+  private readonly lags = { release: [] as number[], assign: [] as number[] };
 
   constructor(
     private readonly assignLabel: string,
@@ -43,6 +47,10 @@ export class RebalanceTimeline {
   mark(): void {
     this.at = performance.now();
     this.phases.clear();
+    this.drained.clear();
+    this.released.clear();
+    this.lags.release = [];
+    this.lags.assign = [];
   }
 
   private note(phase: string): void {
@@ -55,15 +63,30 @@ export class RebalanceTimeline {
     } else this.phases.set(phase, { first: t, last: t, count: 1 });
   }
 
-  /** An object's labels changed from `before` to `after` (a watch event). */
-  object(before: Record<string, string> | undefined, after: Record<string, string> | undefined) {
+  /** Object `name`'s labels changed from `before` to `after` (a watch event). */
+  object(
+    name: string,
+    before: Record<string, string> | undefined,
+    after: Record<string, string> | undefined,
+  ) {
     const was = before?.[this.assignLabel];
     const now = after?.[this.assignLabel];
+    const t = performance.now();
     if (after?.[this.drainLabel] !== undefined && before?.[this.drainLabel] === undefined) {
       this.note(`drain ${was}`);
+      this.drained.set(name, t);
     }
-    if (was !== undefined && now === undefined) this.note(`release ${was}`);
-    if (now !== undefined && now !== was) this.note(`assign ${now}${was ? ` (from ${was})` : ''}`);
+    if (was !== undefined && now === undefined) {
+      this.note(`release ${was}`);
+      const drained = this.drained.get(name);
+      if (drained !== undefined) this.lags.release.push(t - drained);
+      this.released.set(name, t);
+    }
+    if (now !== undefined && now !== was) {
+      this.note(`assign ${now}${was ? ` (from ${was})` : ''}`);
+      const released = this.released.get(name);
+      if (released !== undefined) this.lags.assign.push(t - released);
+    }
   }
 
   /** A Lease of the ring was written (a watch event). */
@@ -79,13 +102,23 @@ export class RebalanceTimeline {
     this.note(`first run on ${member}`);
   }
 
-  /** The phases by first time: `name first..last ms (count)`. */
+  /** The phases by first time: `name first..last ms (count)`, then each step's lag. */
   toString(): string {
-    return [...this.phases]
+    const lag = (name: string, values: number[]) => {
+      if (values.length === 0) return [];
+      const sorted = [...values].sort((a, b) => a - b);
+      const at = (q: number) => Math.round(sorted[Math.floor(q * (sorted.length - 1))]!);
+      return [`    ${name}: median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${at(1)} ms`];
+    };
+    const phases = [...this.phases]
       .sort(([, a], [, b]) => a.first - b.first)
       .map(
         ([name, p]) => `    ${name}: ${Math.round(p.first)}..${Math.round(p.last)} ms (${p.count})`,
-      )
-      .join('\n');
+      );
+    return [
+      ...phases,
+      ...lag('drain mark to release', this.lags.release),
+      ...lag('release to assignment', this.lags.assign),
+    ].join('\n');
   }
 }

@@ -31,12 +31,11 @@ export interface ShardingConfig {
   /** How often Leases are renewed, tried and watched for expiry. 2 000. */
   retryPeriodMs?: number;
   /**
-   * Label writes in flight at once (a positive integer; 64): the sharder's, and a member's
-   * releases of drained keys (which start outside the member's `concurrency` and `rateLimit`).
-   * It bounds how fast a new ring's objects are assigned: in the bench (one process, 2 000
-   * objects, 4 members) every object was labelled in 0.65 to 0.9 s at 64 against 1.1 to 1.6 s
-   * at 32. Lower it to spare a busy API server the burst (each write is one PATCH;
-   * kube-apiserver admits 200 mutating requests at once by default).
+   * The sharder's label writes in flight at once (a positive integer; 64). It bounds how fast a
+   * new ring's objects are assigned: in the bench (one process, 2 000 objects, 4 members) every
+   * object was labelled in 0.65 to 0.9 s at 64 against 1.1 to 1.6 s at 32. Lower it to spare a
+   * busy API server the burst (each write is one PATCH; kube-apiserver admits 200 mutating
+   * requests at once by default).
    */
   writeConcurrency?: number;
 }

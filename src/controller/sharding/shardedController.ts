@@ -33,7 +33,7 @@ import { sharder } from './sharder.js';
 import type { ShardingConfig } from './ShardingConfig.js';
 import { RING_LABEL, shardNames } from './shardNames.js';
 
-/** Label writes in flight at once, by default: the sharder's, and a member's releases. */
+/** The sharder's label writes in flight at once, by default (see the bench's figures). */
 const DEFAULT_WRITE_CONCURRENCY = 64;
 
 /** What a member tells the controller it runs, beside its config. */
@@ -46,7 +46,11 @@ export interface MemberHooks<T> {
    * 10 runs/s, a join that moves 1 000 keys took minutes).
    */
   express(object: T | undefined, key: string): boolean;
-  /** Those runs in flight at once (`writeConcurrency`: releases are label writes too). */
+  /**
+   * Those runs in flight at once: the member's `concurrency`, as many as before they had a
+   * lane of their own (at 64, in the one-process bench, the extra requests in flight slowed
+   * every other request, Lease renewals included, and members lost their Leases).
+   */
   expressConcurrency: number;
 }
 
@@ -171,7 +175,7 @@ export function shardedController<T extends KubernetesObject>(
       const hooks: MemberHooks<T> = {
         express: (object, key) =>
           fence.holds() && peekMemberStep(object, key, keys, identity, names) !== 'run',
-        expressConcurrency: writeConcurrency,
+        expressConcurrency: config.concurrency ?? 1,
       };
       return run(
         {
