@@ -1,12 +1,17 @@
 // Sharded controllers (not part of `npm test`). Run from the repository root:
 //   node --import ./bench/register.mjs bench/sharding.bench.ts [--objects=2000] [--members=1,2,4]
 //     [--writes=N] (the sharder's writeConcurrency; default its own) [--repeat=K] (best of K)
+//     [--concurrency=N] (each member's; 10) [--timeline] (each rebalance's phases, the event
+//     loop's delay and the process's CPU time while it lasted) [--profile=<file>] (a CPU
+//     profile of the first round's join) [--lease=ms] (1000; longer ones keep members on a
+//     starved machine from losing their Leases mid-measurement)
 // For each member count, in one process against one FakeKubeApiServer on loopback: `objects`
 // ConfigMaps, members with an I/O-bound reconcile (a fixed 20 ms wait, concurrency 10 each,
 // no rate limit), 1 s leases. Reported: the time until every object was assigned and
 // reconciled once, the reconciles per second over that first pass (against N times one
 // member's), the objects each member cached (its label-selected share), and the time to
-// rebalance after one more member joins and after one is stopped.
+// rebalance after one more member joins and after one is stopped: until every object carries
+// the member the hash ring of the members now gives it, with no drain mark left.
 // The bench observes cheaply, so that it does not measure itself: the first pass ends in the
 // reconcile that runs the last new key, and the labels are read from one metadata-only watch
 // (polling the fake server's objects, a clone of 2 000 every 10 ms, took 27% of the process's
@@ -15,12 +20,24 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Subscription } from 'rxjs';
 import { configmaps, controller, fromWatch, metadataOnly } from '../src/index.js';
 import { FakeKubeApiServer } from '../src/testing/index.js';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { ringOwners } from './ringOwners.js';
+import { RebalanceTimeline, leases } from './shardingTimeline.js';
 
 const option = (name: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
 const objects = Number(option('objects') ?? 2000);
 const counts = (option('members') ?? '1,2,4').split(',').map(Number);
 const writes = option('writes') === undefined ? undefined : Number(option('writes'));
+/** `--timeline`: print each round's join and stop phases (see shardingTimeline.ts). */
+const concurrency = Number(option('concurrency') ?? 10);
+/** `--lease=ms`: longer leases (renew deadline 0.7 of it) keep a starved process from flapping. */
+const leaseMs = Number(option('lease') ?? 1000);
+const showTimeline = process.argv.includes('--timeline');
+/** `--profile=<file>`: a CPU profile of the first round's join (open it in Chrome DevTools). */
+const profileTo = option('profile');
 /** Rounds so far: each has its own ring (below). */
 let rounds = 0;
 
@@ -52,15 +69,17 @@ async function round(n: number) {
   let firstRun = 0;
   let lastFirstRun = 0;
   const members = new Map<string, Subscription>();
+  const timeline = new RebalanceTimeline(LABEL, `drain.${LABEL}`);
   const join = (identity: string) => {
     runsBy.set(identity, new Set());
     const subscription = controller({
       cluster: server.kubeConfig(),
       for: { resource: configmaps, options: { namespace: 'app' } },
       rateLimit: false,
-      concurrency: 10,
+      concurrency,
       reconcile: async (_, { key }) => {
         firstRun ||= performance.now();
+        if (!runsBy.get(identity)!.has(key)) timeline.firstRun(identity);
         runsBy.get(identity)!.add(key);
         if (!ran.has(key)) {
           ran.add(key);
@@ -83,8 +102,8 @@ async function round(n: number) {
         ring,
         namespace: 'ops',
         identity,
-        leaseDurationMs: 1000,
-        renewDeadlineMs: 700,
+        leaseDurationMs: leaseMs,
+        renewDeadlineMs: Math.round(leaseMs * 0.7),
         retryPeriodMs: 100,
         ...(writes !== undefined && { writeConcurrency: writes }),
       },
@@ -93,27 +112,41 @@ async function round(n: number) {
   };
   // The labels as one metadata-only watch sees them: an event per write, no clone per look.
   const labelled = new Map<string, string | undefined>();
+  const labelsOf = new Map<string, Record<string, string> | undefined>();
   const watcher = fromWatch(server.kubeConfig(), metadataOnly(configmaps), {
     namespace: 'app',
   }).subscribe((event) => {
     if (event.type === 'ERROR' || event.type === 'BOOKMARK') return;
     const name = event.object.metadata.name!;
-    if (event.type === 'DELETED') labelled.delete(name);
-    else labelled.set(name, event.object.metadata.labels?.[LABEL]);
-  });
-  const labels = () => [...labelled.values()];
-  const balanced = (ids: string[]) => {
-    const all = labels();
-    if (all.length !== objects) return false;
-    const held = new Set<string>();
-    for (const label of all) {
-      if (label === undefined || !ids.includes(label)) return false;
-      held.add(label);
+    timeline.object(name, labelsOf.get(name), event.object.metadata.labels);
+    if (event.type === 'DELETED') {
+      labelled.delete(name);
+      labelsOf.delete(name);
+    } else {
+      labelled.set(name, event.object.metadata.labels?.[LABEL]);
+      labelsOf.set(name, event.object.metadata.labels);
     }
-    return held.size === ids.length;
+  });
+  const leaseWatcher = fromWatch(server.kubeConfig(), leases, { namespace: 'ops' }).subscribe(
+    (event) => {
+      if (event.type === 'ADDED' || event.type === 'MODIFIED') timeline.lease(event.object);
+    },
+  );
+  const labels = () => [...labelled.values()];
+  // Rebalanced: every object carries the member the ring of `ids` gives it, and no drain mark
+  // (every object labelled with some member of `ids` is true in the middle of a move as well).
+  const balanced = (ids: string[]) => {
+    if (labelsOf.size !== objects) return false;
+    const owner = ringOwners(ids);
+    for (const [name, labels] of labelsOf) {
+      if (labels?.[LABEL] !== owner(`app/${name}`)) return false;
+      if (labels?.[`drain.${LABEL}`] !== undefined) return false;
+    }
+    return true;
   };
   const ids = Array.from({ length: n }, (_, i) => `m${i + 1}`);
   const began = performance.now();
+  timeline.mark();
   for (const id of ids) join(id);
   // When every object first carried a label: the sharder's share of the first pass.
   let labelledAt = NaN;
@@ -127,20 +160,47 @@ async function round(n: number) {
   }, 120_000);
   const firstPassMs = lastFirstRun - firstRun;
   const assignedMs = lastFirstRun - began;
+  const startTimeline = timeline.toString();
   await until(() => balanced(ids), 60_000);
   const cached = ids.map((id) => labels().filter((l) => l === id).length);
   const joined = performance.now();
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const session = profileTo && rounds === 1 ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  const cpuBefore = process.cpuUsage();
+  timeline.mark();
   join(`m${n + 1}`);
   const joinOk = await until(() => balanced([...ids, `m${n + 1}`]), 60_000);
   const joinMs = performance.now() - joined;
+  const cpu = process.cpuUsage(cpuBefore);
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(profileTo!, JSON.stringify(profile));
+    session.disconnect();
+  }
+  // The runs the new member's first keys start, to the timeline's end.
+  await sleep(300);
+  delay.disable();
+  const stalls = `    event loop delay: p50 ${Math.round(delay.percentile(50) / 1e6)} ms, p99 ${Math.round(delay.percentile(99) / 1e6)} ms, max ${Math.round(delay.max / 1e6)} ms`;
+  const cpuMs = `    CPU until rebalanced: ${Math.round((cpu.user + cpu.system) / 1000)} ms in ${Math.round(joinMs)} ms`;
+  const joinTimeline = `${timeline.toString()}\n${stalls}\n${cpuMs}`;
   const stopped = performance.now();
+  timeline.mark();
   members.get('m1')!.unsubscribe();
   members.delete('m1');
   const rest = [...ids.slice(1), `m${n + 1}`];
   const leaveOk = await until(() => balanced(rest), 60_000);
   const leaveMs = performance.now() - stopped;
+  await sleep(300);
+  const stopTimeline = timeline.toString();
   for (const s of members.values()) s.unsubscribe();
   watcher.unsubscribe();
+  leaseWatcher.unsubscribe();
   await sleep(200);
   await server.stop();
   return {
@@ -152,14 +212,18 @@ async function round(n: number) {
     labelledMs: labelledAt - began,
     cached,
     joinMs: joinOk ? joinMs : NaN,
+    joinCpuMs: (cpu.user + cpu.system) / 1000,
     leaveMs: leaveOk ? leaveMs : NaN,
+    startTimeline,
+    joinTimeline,
+    stopTimeline,
     mostRunning,
     twice,
   };
 }
 
 console.log(
-  `sharding: ${objects} objects, a 20 ms reconcile, concurrency 10 per member, 1 s leases`,
+  `sharding: ${objects} objects, a 20 ms reconcile, concurrency ${concurrency} per member, ${leaseMs} ms leases`,
 );
 // Rounds interleaved (1, 2, 4, 1, 2, 4, ...) and the best of each count kept: on a machine
 // shared with other work, the best round is the one least slowed by it.
@@ -170,10 +234,14 @@ for (let k = 0; k < repeat; k++) {
     const r = await round(n);
     console.log(
       `  round ${k + 1}, ${n} member(s): ${Math.round(r.perSecond)} reconciles/s, all labelled at ${Math.round(r.labelledMs)} ms, ` +
-        `every key run at ${Math.round(r.assignedMs)} ms; join ${Math.round(r.joinMs)} ms, stop ${Math.round(r.leaveMs)} ms; ` +
+        `every key run at ${Math.round(r.assignedMs)} ms; join ${Math.round(r.joinMs)} ms (CPU ${Math.round(r.joinCpuMs)} ms), stop ${Math.round(r.leaveMs)} ms; ` +
         `most runs at once on a member ${r.mostRunning}, a key run twice at once ${r.twice} times` +
         (r.unrun > 0 ? `; ${r.unrun} keys never ran` : ''),
     );
+    if (showTimeline) {
+      console.log(`   start:\n${r.startTimeline}`);
+      console.log(`   join of m${n + 1}:\n${r.joinTimeline}\n   stop of m1:\n${r.stopTimeline}`);
+    }
     const prior = best.get(n);
     if (!prior || Number.isNaN(prior.perSecond) || prior.perSecond < r.perSecond) best.set(n, r);
   }

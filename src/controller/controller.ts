@@ -29,7 +29,7 @@ import { writesOf } from './expectations/writesOf.js';
 import type { ReconcileReport } from './ReconcileReport.js';
 import { watchedStore, type WatchedStoreConfig } from './watchedStore.js';
 import { foldedChanges } from './foldedChanges.js';
-import { shardedController } from './sharding/shardedController.js';
+import { shardedController, type MemberHooks } from './sharding/shardedController.js';
 
 /** What a MODIFIED primary must change to trigger a run, by default. */
 function defaultTriggerOn(object: KubernetesObject): unknown {
@@ -88,11 +88,19 @@ function defaultTriggerOn(object: KubernetesObject): unknown {
 export function controller<T extends KubernetesObject>(
   config: ControllerConfig<T>,
 ): Observable<ReconcileReport> {
+  return runController(config, undefined);
+}
+
+/** `controller`, with a sharded member's hooks into its queue when it runs as one. */
+function runController<T extends KubernetesObject>(
+  config: ControllerConfig<T>,
+  member: MemberHooks<T> | undefined,
+): Observable<ReconcileReport> {
   checkControllerConfig(config);
   // Sharded: one member of a ring, running this controller over its own objects only.
   if (config.sharding !== undefined) {
     const { sharding, ...unsharded } = config;
-    return shardedController(unsharded, sharding, controller);
+    return shardedController(unsharded, sharding, runController);
   }
   const {
     cluster,
@@ -241,6 +249,13 @@ export function controller<T extends KubernetesObject>(
           }),
         queueConfig,
         expectations,
+        member && {
+          test: (key) => {
+            const store = primaryStore();
+            return store !== undefined && member.express(store.get(key), key);
+          },
+          concurrency: member.expressConcurrency,
+        },
       ),
       finalize(() => {
         expectations.close();

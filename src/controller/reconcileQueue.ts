@@ -4,6 +4,7 @@ import { TokenBucket } from './queue/TokenBucket.js';
 import type { Reconcile, ReconcileQueueConfig } from './ReconcileQueueConfig.js';
 import type { ReconcileReport } from './ReconcileReport.js';
 import type { RunGate } from './queue/RunGate.js';
+import type { ExpressLane } from './queue/ReconcileLoop.js';
 
 /**
  * The work queue between triggers and the code that acts, as client-go's `workqueue` and
@@ -55,7 +56,11 @@ export function reconcileQueue(
 
 /**
  * `reconcileQueue` whose ready keys a {@link RunGate} may hold back before they start: what
- * `controller` runs its reconciles through (read-your-own-writes). Not a public export.
+ * `controller` runs its reconciles through (read-your-own-writes). `express` names the keys
+ * whose run would be cheap and must not wait (a sharded member's releases): they start once
+ * ready, outside `concurrency` and `rateLimit` (at most `express.concurrency` at once), never
+ * beside another run of their key. Not a
+ * public export.
  *
  * @example
  * keys$.pipe(gatedReconcileQueue(reconcile, config, expectations));
@@ -64,6 +69,7 @@ export function gatedReconcileQueue(
   reconcile: Reconcile,
   config: ReconcileQueueConfig,
   gate: RunGate | undefined,
+  express?: ExpressLane,
 ): OperatorFunction<string, ReconcileReport> {
   const {
     concurrency = 1,
@@ -105,6 +111,7 @@ export function gatedReconcileQueue(
           scheduler,
           random,
           gate,
+          express,
         },
         subscriber,
       );

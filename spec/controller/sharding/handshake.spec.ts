@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   memberStep,
+  peekMemberStep,
   sharderStep,
   type MemberKeys,
   type SharderView,
@@ -96,5 +97,23 @@ describe('memberStep: the member half', () => {
     );
     // It left the store: the next member may be running it; not a deletion to run here.
     expect(memberStep(undefined, 'app/a', k, 'm1', names)).toBe('skip');
+  });
+
+  it('peekMemberStep answers as memberStep would, changing nothing', () => {
+    const k = keys();
+    const steps: Array<[ReturnType<typeof object> | undefined, string]> = [
+      [object({ [A]: 'm1' }), 'run'],
+      [object({ [A]: 'm2' }), 'skip'],
+      [object({ [A]: 'm1', [D]: 'true' }, '2'), 'release'],
+      [undefined, 'skip'],
+      [object({ [A]: 'm1' }, '3'), 'run'],
+      [undefined, 'run'],
+    ];
+    for (const [o, step] of steps) {
+      const before = JSON.stringify([[...k.released], [...k.seen]]);
+      expect(peekMemberStep(o, 'app/a', k, 'm1', names)).toBe(step);
+      expect(JSON.stringify([[...k.released], [...k.seen]])).toBe(before);
+      expect(memberStep(o, 'app/a', k, 'm1', names)).toBe(step);
+    }
   });
 });

@@ -38,6 +38,8 @@ export class KeyState {
   failures = 0;
   /** Its run in flight. */
   run: Cancellable | null = null;
+  /** Its run in flight was started by the loop's `express`, outside `concurrency`. */
+  express = false;
 
   constructor(readonly key: string) {}
 }

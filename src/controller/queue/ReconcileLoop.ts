@@ -19,6 +19,19 @@ export interface LoopSettings extends RetrySettings {
   scheduler: SchedulerLike;
   /** Holds ready keys back before they start (the controller's read-your-own-writes). */
   gate?: RunGate | undefined;
+  /** Cheap runs that must not wait behind the others (see {@link ExpressLane}). */
+  express?: ExpressLane | undefined;
+}
+
+/**
+ * Keys whose run would start now is a cheap one that must not wait (a sharded member's release
+ * of a drained key, or a run that starts nothing): such a run starts as soon as its key is
+ * ready, outside `concurrency` and the token bucket, at most `concurrency` of them at once (its
+ * own), oldest first, still never beside another run of its key.
+ */
+export interface ExpressLane {
+  test(key: string): boolean;
+  concurrency: number;
 }
 
 /** A timer delay past this would overflow Node's timers (they would fire at once). */
@@ -45,6 +58,11 @@ export class ReconcileLoop implements RunOwner {
   private readonly ready = new KeyHeap();
   private readonly timers = new KeyHeap();
   private running = 0;
+  /** Runs started by `express`: they count in `running`, not against `concurrency`. */
+  private expressRunning = 0;
+  /** Ready keys `express` let through, from `expressHead` on: started by the pumps. */
+  private expressReady: KeyState[] = [];
+  private expressHead = 0;
   /** Ready keys the gate holds back. */
   private held = 0;
   private adds = 0;
@@ -102,6 +120,8 @@ export class ReconcileLoop implements RunOwner {
     this.cancelTimer();
     this.ready.clear();
     this.timers.clear();
+    this.expressReady = [];
+    this.expressHead = 0;
     this.held = 0;
     this.changed();
     if (this.running === 0) {
@@ -125,6 +145,8 @@ export class ReconcileLoop implements RunOwner {
     this.states = new Map();
     this.ready.clear();
     this.timers.clear();
+    this.expressReady = [];
+    this.expressHead = 0;
     if (this.running > 0) {
       for (const state of states.values()) state.run?.cancel();
     }
@@ -136,6 +158,10 @@ export class ReconcileLoop implements RunOwner {
     const state = run.state;
     state.run = null;
     this.running--;
+    if (state.express) {
+      state.express = false;
+      this.expressRunning--;
+    }
     const now = this.now();
     const { outcome, next } = failed
       ? afterFailure(state, run.startedAt, now, this.settings)
@@ -191,7 +217,10 @@ export class ReconcileLoop implements RunOwner {
     state.at = at;
     state.seq = this.seq++;
     state.scheduledAt = -1;
-    this.ready.push(state);
+    // Started by the pump that follows every call of this (never from here: a run's begin
+    // calls the reconcile at once, and this may be inside `finish`).
+    if (this.settings.express?.test(state.key)) this.expressReady.push(state);
+    else this.ready.push(state);
   }
 
   private wait(state: KeyState, at: number): void {
@@ -223,7 +252,13 @@ export class ReconcileLoop implements RunOwner {
     this.pumping = true;
     try {
       const { concurrency, bucket, gate } = this.settings;
-      while (!this.stopping && !this.closed && this.running < concurrency && this.ready.size > 0) {
+      this.startExpress();
+      while (
+        !this.stopping &&
+        !this.closed &&
+        this.running - this.expressRunning < concurrency &&
+        this.ready.size > 0
+      ) {
         // Asked before a token is taken: a held key costs no token and no worker.
         if (gate !== undefined && gate.blocked((this.ready.peek() as KeyState).key)) {
           (this.ready.pop() as KeyState).phase = HELD;
@@ -237,6 +272,39 @@ export class ReconcileLoop implements RunOwner {
       }
     } finally {
       this.pumping = false;
+    }
+  }
+
+  /**
+   * Starts the keys `express` let through, as its lane has room, asking it again (a key no
+   * longer cheap, or one the gate holds, takes its place among the ready keys).
+   */
+  private startExpress(): void {
+    const { express, gate } = this.settings;
+    if (express === undefined) return;
+    const lane = this.expressReady;
+    while (
+      this.expressHead < lane.length &&
+      this.expressRunning < express.concurrency &&
+      !this.stopping &&
+      !this.closed
+    ) {
+      const state = lane[this.expressHead++]!;
+      if (state.phase !== READY || state.index >= 0) continue;
+      if (express.test(state.key) && gate?.blocked(state.key) !== true) {
+        state.express = true;
+        this.expressRunning++;
+        this.start(state, this.now());
+      } else {
+        this.ready.push(state);
+      }
+    }
+    if (this.expressHead === lane.length) {
+      this.expressReady = [];
+      this.expressHead = 0;
+    } else if (this.expressHead > 1024 && this.expressHead * 2 > lane.length) {
+      this.expressReady = lane.slice(this.expressHead);
+      this.expressHead = 0;
     }
   }
 
@@ -284,7 +352,11 @@ export class ReconcileLoop implements RunOwner {
     if (this.closed || this.stopping) return;
     let want = this.timers.size > 0 ? (this.timers.peek() as KeyState).at : -1;
     const { bucket, concurrency } = this.settings;
-    if (bucket !== undefined && this.ready.size > 0 && this.running < concurrency) {
+    if (
+      bucket !== undefined &&
+      this.ready.size > 0 &&
+      this.running - this.expressRunning < concurrency
+    ) {
       const next = bucket.nextAt(this.now());
       if (want < 0 || next < want) want = next;
     }
@@ -308,7 +380,13 @@ export class ReconcileLoop implements RunOwner {
 
   private completeIfDone(): void {
     if (!this.inputDone || this.closed || this.stopping) return;
-    if (this.running === 0 && this.ready.size === 0 && this.timers.size === 0 && this.held === 0)
+    if (
+      this.running === 0 &&
+      this.ready.size === 0 &&
+      this.expressHead === this.expressReady.length &&
+      this.timers.size === 0 &&
+      this.held === 0
+    )
       this.out.complete();
   }
 

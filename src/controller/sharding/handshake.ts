@@ -83,20 +83,40 @@ export function memberStep(
   identity: string,
   labelsOf: { assignLabel: string; drainLabel: string },
 ): MemberStep {
-  if (object === undefined) return keys.seen.delete(key) ? 'run' : 'skip';
+  const step = peekMemberStep(object, key, keys, identity, labelsOf);
+  if (object === undefined) {
+    if (step === 'run') keys.seen.delete(key);
+    return step;
+  }
+  if (step === 'skip') return step;
+  // Ours at another version than the one released (if any): released no more.
+  keys.released.delete(key);
+  // From the moment the release is sent the key may be the next member's: an answer lost
+  // after the server applied it (a 5xx after the commit, a reset) fails the run, and the
+  // object leaving our store must then read as the move it may be, not as a deletion of ours.
+  if (step === 'release') keys.seen.delete(key);
+  else keys.seen.add(key);
+  return step;
+}
+
+/**
+ * What {@link memberStep} would answer, changing nothing: how the member's queue tells a run
+ * that starts no reconcile (a release, a skip), which it starts at once, outside its
+ * concurrency and rate limit.
+ *
+ * @example
+ * peekMemberStep(draining, 'app/web', keys, identity, names); // 'release'
+ */
+export function peekMemberStep(
+  object: { metadata?: { labels?: Record<string, string>; resourceVersion?: string } } | undefined,
+  key: string,
+  keys: MemberKeys,
+  identity: string,
+  labelsOf: { assignLabel: string; drainLabel: string },
+): MemberStep {
+  if (object === undefined) return keys.seen.has(key) ? 'run' : 'skip';
   const meta = object.metadata ?? {};
   if (meta.labels?.[labelsOf.assignLabel] !== identity) return 'skip';
-  if (keys.released.has(key)) {
-    if (keys.released.get(key) === meta.resourceVersion) return 'skip';
-    keys.released.delete(key);
-  }
-  if (meta.labels?.[labelsOf.drainLabel] !== undefined) {
-    // From the moment the release is sent the key may be the next member's: an answer lost
-    // after the server applied it (a 5xx after the commit, a reset) fails the run, and the
-    // object leaving our store must then read as the move it may be, not as a deletion of ours.
-    keys.seen.delete(key);
-    return 'release';
-  }
-  keys.seen.add(key);
-  return 'run';
+  if (keys.released.has(key) && keys.released.get(key) === meta.resourceVersion) return 'skip';
+  return meta.labels?.[labelsOf.drainLabel] !== undefined ? 'release' : 'run';
 }

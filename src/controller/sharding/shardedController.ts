@@ -24,7 +24,7 @@ import { electionSettings } from '../election/electionSettings.js';
 import { leaderElection } from '../leaderElection.js';
 import type { ReconcileReport } from '../ReconcileReport.js';
 import { whileLeader } from '../whileLeader.js';
-import { memberStep, type MemberKeys } from './handshake.js';
+import { memberStep, peekMemberStep, type MemberKeys } from './handshake.js';
 import { LeaseObservations } from './LeaseObservations.js';
 import { MemberFence } from './MemberFence.js';
 import { leases, memberHolder } from './memberLease.js';
@@ -36,9 +36,28 @@ import { RING_LABEL, shardNames } from './shardNames.js';
 /** The sharder's label writes in flight at once, by default (see the bench's figures). */
 const DEFAULT_WRITE_CONCURRENCY = 64;
 
-/** An unsharded controller (what `controller` is without `sharding`). */
+/** What a member tells the controller it runs, beside its config. */
+export interface MemberHooks<T> {
+  /**
+   * Whether the run of `key` (its object as the primary store holds it now) starts no
+   * reconcile: a release or a skip. The queue starts such a run as soon as the key is free,
+   * outside `concurrency` and `rateLimit`: a member with 1 000 keys to hand over, or a backlog
+   * of slow reconciles, releases them at once (through a queue of 10 workers and the default
+   * 10 runs/s, a join that moves 1 000 keys took minutes).
+   */
+  express(object: T | undefined, key: string): boolean;
+  /**
+   * Those runs in flight at once: the member's `concurrency`, as many as before they had a
+   * lane of their own (at 64, in the one-process bench, the extra requests in flight slowed
+   * every other request, Lease renewals included, and members lost their Leases).
+   */
+  expressConcurrency: number;
+}
+
+/** An unsharded controller (what `controller` is without `sharding`), with a member's hooks. */
 export type RunController<T extends KubernetesObject> = (
   config: ControllerConfig<T>,
+  member?: MemberHooks<T>,
 ) => Observable<ReconcileReport>;
 
 /**
@@ -159,46 +178,54 @@ export function shardedController<T extends KubernetesObject>(
           .join(','),
       });
       const selector = selected(primary.options).labelSelector;
-      return run({
-        ...config,
-        informers,
-        for: { ...primary, options: { ...primary.options, labelSelector: selector } },
-        // Owned objects carry their owner's member (the sharder labels them): 1/N of them too.
-        owns: owns.map((source) => ({ ...source, options: selected(source.options) })),
-        // The handshake's label must start a run whatever the user's triggerOn compares.
-        triggerOn: (object) => {
-          const labels = object.metadata?.labels ?? {};
-          return [triggerOn ? triggerOn(object) : defaultTrigger(object), labels[drainLabel]];
-        },
-        reconcile: async (object, ctx) => {
-          // Past the renew deadline with the timer that stops us not fired yet (a stall): the
-          // Lease may be someone else's already. Nothing starts; the key waits (this
-          // incarnation ends in a moment, or a renewal sent in time lands and it runs).
-          if (!fence.holds()) return Action.requeueAfter(settings.retryPeriodMs);
-          const step = memberStep(object, ctx.key, keys, identity, names);
-          if (step === 'skip') return;
-          if (step === 'release') {
-            const meta = object!.metadata!;
-            await writer.patch(
-              meta.name!,
-              {
-                metadata: {
-                  resourceVersion: meta.resourceVersion,
-                  labels: { [assignLabel]: null, [drainLabel]: null },
+      const hooks: MemberHooks<T> = {
+        express: (object, key) =>
+          fence.holds() && peekMemberStep(object, key, keys, identity, names) !== 'run',
+        expressConcurrency: config.concurrency ?? 1,
+      };
+      return run(
+        {
+          ...config,
+          informers,
+          for: { ...primary, options: { ...primary.options, labelSelector: selector } },
+          // Owned objects carry their owner's member (the sharder labels them): 1/N of them too.
+          owns: owns.map((source) => ({ ...source, options: selected(source.options) })),
+          // The handshake's label must start a run whatever the user's triggerOn compares.
+          triggerOn: (object) => {
+            const labels = object.metadata?.labels ?? {};
+            return [triggerOn ? triggerOn(object) : defaultTrigger(object), labels[drainLabel]];
+          },
+          reconcile: async (object, ctx) => {
+            // Past the renew deadline with the timer that stops us not fired yet (a stall): the
+            // Lease may be someone else's already. Nothing starts; the key waits (this
+            // incarnation ends in a moment, or a renewal sent in time lands and it runs).
+            if (!fence.holds()) return Action.requeueAfter(settings.retryPeriodMs);
+            const step = memberStep(object, ctx.key, keys, identity, names);
+            if (step === 'skip') return;
+            if (step === 'release') {
+              const meta = object!.metadata!;
+              await writer.patch(
+                meta.name!,
+                {
+                  metadata: {
+                    resourceVersion: meta.resourceVersion,
+                    labels: { [assignLabel]: null, [drainLabel]: null },
+                  },
                 },
-              },
-              { namespace: meta.namespace, type: 'merge', signal: ctx.signal },
-            );
-            keys.released.set(ctx.key, meta.resourceVersion);
-            return;
-          }
-          const running = reconcile(object, ctx);
-          inFlight.add(running);
-          const untrack = () => inFlight.delete(running);
-          running.then(untrack, untrack);
-          return running;
+                { namespace: meta.namespace, type: 'merge', signal: ctx.signal },
+              );
+              keys.released.set(ctx.key, meta.resourceVersion);
+              return;
+            }
+            const running = reconcile(object, ctx);
+            inFlight.add(running);
+            const untrack = () => inFlight.delete(running);
+            running.then(untrack, untrack);
+            return running;
+          },
         },
-      });
+        hooks,
+      );
     });
 
     const member$ = membership(cluster, {
