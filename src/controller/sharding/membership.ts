@@ -2,8 +2,8 @@ import { Observable, distinctUntilChanged } from 'rxjs';
 import type { Cluster } from '../../types.js';
 import { Elector } from '../election/Elector.js';
 import { electionSettings } from '../election/electionSettings.js';
-import type { LeaseApi, LeaseObject } from '../election/leaseApi.js';
 import type { LeaderElectionConfig } from '../LeaderElectionConfig.js';
+import { fencedLeaseApi } from './fencedLeaseApi.js';
 import { memberHolder, memberLeaseApi } from './memberLease.js';
 import type { MemberFence } from './MemberFence.js';
 import type { ShardNames } from './shardNames.js';
@@ -44,11 +44,8 @@ export function membership(cluster: Cluster, config: MembershipConfig): Observab
   const { names, settled, identity, namespace, logger, fence } = config;
   // Checked once at call time (RangeError, TypeError), as leaderElection checks.
   const checked = electionSettings({ ...config, name: names.memberLease(identity) });
-  const api = fenced(
-    memberLeaseApi(cluster, namespace, names, identity, logger),
-    checked.now,
-    fence,
-  );
+  const leases = memberLeaseApi(cluster, namespace, names, identity, logger);
+  const api = fence ? fencedLeaseApi(leases, checked.now, fence) : leases;
   return new Observable<boolean>((subscriber) => {
     let elector: Elector | undefined;
     let closed = false;
@@ -86,18 +83,4 @@ export function membership(cluster: Cluster, config: MembershipConfig): Observab
       void settled().then(finish, finish);
     };
   }).pipe(distinctUntilChanged());
-}
-
-/** `api`, telling `fence` of each write that leaves the Lease ours (a release clears the holder). */
-function fenced(api: LeaseApi, now: () => number, fence: MemberFence | undefined): LeaseApi {
-  if (!fence) return api;
-  const told =
-    (write: (lease: LeaseObject, signal: AbortSignal) => ReturnType<LeaseApi['update']>) =>
-    async (lease: LeaseObject, signal: AbortSignal) => {
-      const sentAt = now();
-      const result = await write(lease, signal);
-      if (result.ok && (result.value.spec?.holderIdentity ?? '') !== '') fence.renewed(sentAt);
-      return result;
-    };
-  return { get: (signal) => api.get(signal), create: told(api.create), update: told(api.update) };
 }
