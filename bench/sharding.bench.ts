@@ -4,9 +4,10 @@
 //     [--concurrency=N] (each member's; 10) [--timeline] (each rebalance's phases, the event
 //     loop's delay and the process's CPU time while it lasted) [--profile=<file>] (a CPU
 //     profile of the first round's join) [--lease=ms] (1000; longer ones keep members on a
-//     starved machine from losing their Leases mid-measurement)
-// For each member count, in one process against one FakeKubeApiServer on loopback: `objects`
-// ConfigMaps, members with an I/O-bound reconcile (a fixed 20 ms wait, concurrency 10 each,
+//     starved machine from losing their Leases mid-measurement) [--server=process|inline]
+// For each member count, in one process against one FakeKubeApiServer on loopback (in a process
+// of its own, bench/shardingServer.ts, as an API server is; `--server=inline`: in this one, the
+// server's work then slows every member and the sharder): `objects` ConfigMaps, members with an I/O-bound reconcile (a fixed 20 ms wait, concurrency 10 each,
 // no rate limit), 1 s leases. Reported: the time until every object was assigned and
 // reconciled once, the reconciles per second over that first pass (against N times one
 // member's), the objects each member cached (its label-selected share), and the time to
@@ -16,7 +17,10 @@
 // reconcile that runs the last new key, and the labels are read from one metadata-only watch
 // (polling the fake server's objects, a clone of 2 000 every 10 ms, took 27% of the process's
 // CPU in a profile and held 4 members to 0.6x).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
 import { configmaps, controller, fromWatch, metadataOnly } from '../src/index.js';
 import { FakeKubeApiServer } from '../src/testing/index.js';
@@ -38,6 +42,8 @@ const leaseMs = Number(option('lease') ?? 1000);
 const showTimeline = process.argv.includes('--timeline');
 /** `--profile=<file>`: a CPU profile of the first round's join (open it in Chrome DevTools). */
 const profileTo = option('profile');
+/** `--server=inline`: the test server in this process (the bench's figures before 2026-12-02). */
+const inline = option('server') === 'inline';
 /** Rounds so far: each has its own ring (below). */
 let rounds = 0;
 
@@ -50,16 +56,43 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
   return true;
 }
 
+/** The test server with `objects` ConfigMaps: its kubeconfig, and how to stop it. */
+async function startServer(): Promise<{ kubeConfig(): KubeConfig; stop(): Promise<void> }> {
+  if (inline) {
+    const server = await FakeKubeApiServer.start({ http2: false });
+    for (let i = 0; i < objects; i++) {
+      server.create(configmaps, { metadata: { name: `cm-${i}`, namespace: 'app' } });
+    }
+    return server;
+  }
+  const child = spawn(
+    process.execPath,
+    ['--import', './bench/register.mjs', 'bench/shardingServer.ts', `--objects=${objects}`],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const [message] = (await once(child, 'message')) as [{ kubeconfig: string }];
+  return {
+    // A KubeConfig per call, as FakeKubeApiServer.kubeConfig() gives: each member its own.
+    kubeConfig: () => {
+      const kc = new KubeConfig();
+      kc.loadFromString(message.kubeconfig);
+      return kc;
+    },
+    stop: async () => {
+      const exited = once(child, 'exit');
+      child.send('stop');
+      await exited;
+    },
+  };
+}
+
 async function round(n: number) {
   // A ring of its own: a member of an earlier round still winding down (its server's port may
   // be the new one's) never takes part. One interleaved run once kept a 1-member round of 300 ms
   // with 432 objects cached, which this rules out as a cause.
   const ring = `bench${++rounds}`;
   const LABEL = `shard.kube-rx.io/${ring}`;
-  const server = await FakeKubeApiServer.start({ http2: false });
-  for (let i = 0; i < objects; i++) {
-    server.create(configmaps, { metadata: { name: `cm-${i}`, namespace: 'app' } });
-  }
+  const server = await startServer();
   const runsBy = new Map<string, Set<string>>();
   const ran = new Set<string>();
   const running = new Map<string, number>();
@@ -223,7 +256,8 @@ async function round(n: number) {
 }
 
 console.log(
-  `sharding: ${objects} objects, a 20 ms reconcile, concurrency ${concurrency} per member, ${leaseMs} ms leases`,
+  `sharding: ${objects} objects, a 20 ms reconcile, concurrency ${concurrency} per member, ${leaseMs} ms leases, ` +
+    `the server ${inline ? 'in this process' : 'in a process of its own'}`,
 );
 // Rounds interleaved (1, 2, 4, 1, 2, 4, ...) and the best of each count kept: on a machine
 // shared with other work, the best round is the one least slowed by it.
