@@ -7,12 +7,15 @@
 //     starved machine from losing their Leases mid-measurement) [--server=process|inline]
 // For each member count, in one process against one FakeKubeApiServer on loopback (in a process
 // of its own, bench/shardingServer.ts, as an API server is; `--server=inline`: in this one, the
-// server's work then slows every member and the sharder): `objects` ConfigMaps, members with an I/O-bound reconcile (a fixed 20 ms wait, concurrency 10 each,
-// no rate limit), 1 s leases. Reported: the time until every object was assigned and
-// reconciled once, the reconciles per second over that first pass (against N times one
-// member's), the objects each member cached (its label-selected share), and the time to
-// rebalance after one more member joins and after one is stopped: until every object carries
-// the member the hash ring of the members now gives it, with no drain mark left.
+// server's work then slows every member and the sharder): `objects` ConfigMaps, members with an
+// I/O-bound reconcile (a fixed 20 ms wait, concurrency 10 each, no rate limit), 1 s leases.
+// Reported: the time until every object was assigned and reconciled once, the reconciles per
+// second over that first pass (against N times one member's), the objects each member cached
+// (its label-selected share), and the time to rebalance after one more member joins, after the
+// first one is stopped, and (where two are left) after one that is not the sharder is killed:
+// until every object carries the member the hash ring of the members now gives it, with no
+// drain mark left. A kill fails every request of the member, then unsubscribes it: its release
+// of the Lease fails, so its objects move only once its Lease expired.
 // The bench observes cheaply, so that it does not measure itself: the first pass ends in the
 // reconcile that runs the last new key, and the labels are read from one metadata-only watch
 // (polling the fake server's objects, a clone of 2 000 every 10 ms, took 27% of the process's
@@ -22,7 +25,14 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
-import { configmaps, controller, fromWatch, metadataOnly } from '../src/index.js';
+import {
+  configmaps,
+  controller,
+  fromWatch,
+  kubeConfigConnection,
+  metadataOnly,
+  type ClusterConnection,
+} from '../src/index.js';
 import { FakeKubeApiServer } from '../src/testing/index.js';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -103,10 +113,22 @@ async function round(n: number) {
   let lastFirstRun = 0;
   const members = new Map<string, Subscription>();
   const timeline = new RebalanceTimeline(LABEL, `drain.${LABEL}`);
+  // A member is killed by cutting its connection and then unsubscribing it: its release of
+  // the Lease fails as a dead process's would, so its objects move only once the Lease expired.
+  const cut = new Set<string>();
+  const connectionOf = (identity: string): ClusterConnection => {
+    const connection = kubeConfigConnection(server.kubeConfig());
+    return {
+      resolve: () =>
+        cut.has(identity)
+          ? Promise.reject(new Error(`${identity} was killed`))
+          : connection.resolve(),
+    };
+  };
   const join = (identity: string) => {
     runsBy.set(identity, new Set());
     const subscription = controller({
-      cluster: server.kubeConfig(),
+      cluster: connectionOf(identity),
       for: { resource: configmaps, options: { namespace: 'app' } },
       rateLimit: false,
       concurrency,
@@ -160,9 +182,15 @@ async function round(n: number) {
       labelsOf.set(name, event.object.metadata.labels);
     }
   });
+  // The sharder: the holder of the Lease named after the ring (`<member>/<incarnation>`).
+  let sharder = '';
   const leaseWatcher = fromWatch(server.kubeConfig(), leases, { namespace: 'ops' }).subscribe(
     (event) => {
-      if (event.type === 'ADDED' || event.type === 'MODIFIED') timeline.lease(event.object);
+      if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return;
+      timeline.lease(event.object);
+      if (event.object.metadata.name === ring) {
+        sharder = (event.object.spec?.holderIdentity ?? '').split('/')[0] ?? '';
+      }
     },
   );
   const labels = () => [...labelled.values()];
@@ -231,6 +259,22 @@ async function round(n: number) {
   const leaveMs = performance.now() - stopped;
   await sleep(300);
   const stopTimeline = timeline.toString();
+  // A kill, where two members are left: of one that is not the sharder (a kill of the sharder
+  // costs its election as well: a lease more, see the guide).
+  let killMs = NaN;
+  let killTimeline = '';
+  if (rest.length >= 2) {
+    const victim = rest.find((id) => id !== sharder)!;
+    const alive = rest.filter((id) => id !== victim);
+    const killed = performance.now();
+    timeline.mark();
+    cut.add(victim);
+    members.get(victim)!.unsubscribe();
+    members.delete(victim);
+    if (await until(() => balanced(alive), 60_000)) killMs = performance.now() - killed;
+    await sleep(300);
+    killTimeline = timeline.toString();
+  }
   for (const s of members.values()) s.unsubscribe();
   watcher.unsubscribe();
   leaseWatcher.unsubscribe();
@@ -247,6 +291,8 @@ async function round(n: number) {
     joinMs: joinOk ? joinMs : NaN,
     joinCpuMs: (cpu.user + cpu.system) / 1000,
     leaveMs: leaveOk ? leaveMs : NaN,
+    killMs,
+    killTimeline,
     startTimeline,
     joinTimeline,
     stopTimeline,
@@ -268,13 +314,14 @@ for (let k = 0; k < repeat; k++) {
     const r = await round(n);
     console.log(
       `  round ${k + 1}, ${n} member(s): ${Math.round(r.perSecond)} reconciles/s, all labelled at ${Math.round(r.labelledMs)} ms, ` +
-        `every key run at ${Math.round(r.assignedMs)} ms; join ${Math.round(r.joinMs)} ms (CPU ${Math.round(r.joinCpuMs)} ms), stop ${Math.round(r.leaveMs)} ms; ` +
+        `every key run at ${Math.round(r.assignedMs)} ms; join ${Math.round(r.joinMs)} ms (CPU ${Math.round(r.joinCpuMs)} ms), stop ${Math.round(r.leaveMs)} ms, kill ${Math.round(r.killMs)} ms; ` +
         `most runs at once on a member ${r.mostRunning}, a key run twice at once ${r.twice} times` +
         (r.unrun > 0 ? `; ${r.unrun} keys never ran` : ''),
     );
     if (showTimeline) {
       console.log(`   start:\n${r.startTimeline}`);
       console.log(`   join of m${n + 1}:\n${r.joinTimeline}\n   stop of m1:\n${r.stopTimeline}`);
+      if (r.killTimeline) console.log(`   kill:\n${r.killTimeline}`);
     }
     const prior = best.get(n);
     if (!prior || Number.isNaN(prior.perSecond) || prior.perSecond < r.perSecond) best.set(n, r);
@@ -288,7 +335,8 @@ for (const n of counts) {
   console.log(
     `${n} member(s): first pass ${Math.round(r.firstPassMs)} ms, ${Math.round(r.perSecond)} reconciles/s${ratio}; ` +
       `cached per member ${r.cached.join(', ')}; all labelled at ${Math.round(r.labelledMs)} ms, every key run at ${Math.round(r.assignedMs)} ms; ` +
-      `rebalance after a join ${Math.round(r.joinMs)} ms, after a stop ${Math.round(r.leaveMs)} ms`,
+      `rebalance after a join ${Math.round(r.joinMs)} ms, after a stop ${Math.round(r.leaveMs)} ms, ` +
+      `after a kill ${Number.isNaN(r.killMs) ? '-' : `${Math.round(r.killMs)} ms`}`,
   );
 }
 process.exit(0);
