@@ -55,9 +55,17 @@ function assignedTo(r: Ring, members: string[]): boolean {
 /** The objects not where the ring over `members` puts them, and the ring's Leases: for failures. */
 function misassigned(r: Ring, members: string[]): string {
   const hash = new HashRing(members);
+  const drainOf = new Map(
+    fake!
+      .objects(configmaps, 'app')
+      .map((cm) => [cm.metadata!.name!, cm.metadata?.labels?.[DRAIN]]),
+  );
   const wrong = [...r.labels()]
     .filter(([name, label]) => label !== hash.owner(`app/${name}`))
-    .map(([name, label]) => `${name}=${label ?? '-'} (ring: ${hash.owner(`app/${name}`)})`);
+    .map(
+      ([name, label]) =>
+        `${name}=${label ?? '-'}${drainOf.get(name) ? ' draining' : ''} (ring: ${hash.owner(`app/${name}`)})`,
+    );
   const holders = fake!
     .objects(leases, 'ops')
     .map((l) => `${l.metadata?.name}=${l.spec?.holderIdentity ?? ''}`);
