@@ -4,6 +4,7 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
 import { Action } from '../../../src/controller/Action.js';
 import { controller } from '../../../src/controller/controller.js';
+import type { ReconcileReport } from '../../../src/controller/ReconcileReport.js';
 import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigConnection.js';
 import { configmaps } from '../../../src/objects/resources.js';
 import type { Informers } from '../../../src/operators/createInformers.js';
@@ -39,6 +40,8 @@ export interface Member {
 
 export class Ring {
   readonly runs: RunRecord[] = [];
+  /** Every report of every member's queue (releases and skips too), for failure messages. */
+  readonly reports: { member: string; at: number; report: ReconcileReport }[] = [];
   readonly members = new Map<string, Member>();
   constructor(
     readonly fake: FakeKubeApiServer,
@@ -94,7 +97,7 @@ export class Ring {
         renewDeadlineMs: this.timing.renew,
         retryPeriodMs: this.timing.retry,
       },
-    }).subscribe();
+    }).subscribe((report) => this.reports.push({ member: name, at: performance.now(), report }));
     const member = { identity: name, subscription, partition: (on: boolean) => (partitioned = on) };
     this.members.set(name, member);
     return member;

@@ -69,7 +69,22 @@ function misassigned(r: Ring, members: string[]): string {
   const holders = fake!
     .objects(leases, 'ops')
     .map((l) => `${l.metadata?.name}=${l.spec?.holderIdentity ?? ''}`);
-  return `${wrong.length} misplaced [${wrong.slice(0, 8).join(', ')}]; leases ${holders.join(' ')}`;
+  // What the queue of the member holding the first misplaced object last did with it.
+  const [first] = [...r.labels()].filter(([name, label]) => label !== hash.owner(`app/${name}`));
+  const last = first
+    ? r.reports
+        .filter((x) => x.member === first[1] && x.report.key === `app/${first[0]}`)
+        .slice(-3)
+        .map(({ at, report }) => {
+          const error =
+            report.error instanceof Error ? ` ${report.error.message.slice(0, 120)}` : '';
+          return `${Math.round(performance.now() - at)} ms ago ${report.outcome}${error}`;
+        })
+    : [];
+  return (
+    `${wrong.length} misplaced [${wrong.slice(0, 8).join(', ')}]; leases ${holders.join(' ')}; ` +
+    `${first?.[1]}'s last reports of ${first?.[0]}: [${last.join('; ')}] of ${r.reports.length}`
+  );
 }
 
 /** The keys each member ran since `from` (performance.now()). */
@@ -105,8 +120,8 @@ describe('controller: sharding', () => {
     seed(fake!, 5, 40);
     await until(
       () => r.labels().size === 45 && assignedTo(r, ['m1', 'm2', 'm3']),
-      'new ones',
-      10_000,
+      () => `new ones: ${misassigned(r, ['m1', 'm2', 'm3'])}`,
+      20_000,
     );
     expect(r.overlaps()).toEqual([]);
   }, 60_000);
