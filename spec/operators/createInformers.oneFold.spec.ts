@@ -3,34 +3,23 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
 import { marbles, type Context } from 'rxjs-marbles/jest';
-import { createInformers } from '../../src/operators/createInformers.js';
+import { marbleCluster, marbleInformers } from './support/marbleInformers.js';
 import type { Store } from '../../src/operators/toStore.js';
 import { SortedMap } from '../../src/operators/store/SortedMap.js';
 import { StoreSnapshot } from '../../src/operators/store/StoreSnapshot.js';
 import { defaultKey } from '../../src/objects/defaultKey.js';
 import { isInitialEventsEnd } from '../../src/objects/isInitialEventsEnd.js';
 import { pods } from '../../src/objects/resources.js';
-import { deleted, listOf, modified, pod } from '../../src/testing/marbles/builders.js';
-import { marbleWatchSource } from '../../src/testing/marbles/marbleWatchSource.js';
-import type { ClusterConnection, WatchEvent } from '../../src/types.js';
+import { deleted, modified, pod } from '../../src/testing/marbles/builders.js';
+import type { WatchEvent } from '../../src/types.js';
 
-const cluster: ClusterConnection = { name: 'marbles', resolve: () => Promise.reject(new Error()) };
+const cluster = marbleCluster;
 const a3 = pod('a', '3');
 const b4 = pod('b', '4');
 const a5 = pod('a', '5');
 
 /** Informers over one upstream: a list of a@3 and b@4 at 4, then a watch sending a@5 at 2. */
-function informersOf(m: Context) {
-  return createInformers({
-    scheduler: m.scheduler,
-    resilience: { random: () => 0.5 },
-    source: () =>
-      marbleWatchSource<V1Pod>({
-        lists: [m.cold('(l|)', { l: listOf([a3, b4], '4') })],
-        connections: [() => m.cold('--m', { m: modified(a5) })],
-      }),
-  });
-}
+const informersOf = (m: Context) => marbleInformers(m, [a3, b4], '4', '--m', { m: modified(a5) });
 
 /** What an event says, for comparing timelines. */
 const describeEvent = (event: WatchEvent<V1Pod>) =>
@@ -113,16 +102,9 @@ describe('createInformers: one fold per event', () => {
     marbles((m) => {
       const on = (name: string, version: string, node: string) =>
         pod(name, version, { spec: { containers: [], nodeName: node } });
-      const informers = createInformers({
-        scheduler: m.scheduler,
-        resilience: { random: () => 0.5 },
-        source: () =>
-          marbleWatchSource<V1Pod>({
-            lists: [m.cold('(l|)', { l: listOf([on('a', '3', 'n1'), on('b', '4', 'n1')], '4') })],
-            connections: [
-              () => m.cold('--m-d', { m: modified(on('a', '5', 'n2')), d: deleted(b4) }),
-            ],
-          }),
+      const informers = marbleInformers(m, [on('a', '3', 'n1'), on('b', '4', 'n1')], '4', '--m-d', {
+        m: modified(on('a', '5', 'n2')),
+        d: deleted(b4),
       });
       const byNode = (p: V1Pod) => p.spec?.nodeName;
       const plain: Store<V1Pod>[] = [];

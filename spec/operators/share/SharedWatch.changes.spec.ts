@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
 import { marbles, type Context } from 'rxjs-marbles/jest';
+import { marbleCluster, marbleInformers } from '../support/marbleInformers.js';
 import { createInformers } from '../../../src/operators/createInformers.js';
 import { informerChanges } from '../../../src/operators/informerChanges.js';
 import type { StoreChange } from '../../../src/operators/share/SharedWatch.js';
@@ -11,11 +12,9 @@ import { SortedMap } from '../../../src/operators/store/SortedMap.js';
 import { StoreSnapshot } from '../../../src/operators/store/StoreSnapshot.js';
 import type { Store } from '../../../src/operators/toStore.js';
 import { pods } from '../../../src/objects/resources.js';
-import { deleted, listOf, modified, pod } from '../../../src/testing/marbles/builders.js';
-import { marbleWatchSource } from '../../../src/testing/marbles/marbleWatchSource.js';
-import type { ClusterConnection } from '../../../src/types.js';
+import { deleted, modified, pod } from '../../../src/testing/marbles/builders.js';
 
-const cluster: ClusterConnection = { name: 'marbles', resolve: () => Promise.reject(new Error()) };
+const cluster = marbleCluster;
 const on = (name: string, version: string, node: string) =>
   pod(name, version, { spec: { containers: [], nodeName: node } });
 const a3 = on('a', '3', 'n1');
@@ -23,17 +22,8 @@ const b4 = on('b', '4', 'n1');
 const a5 = on('a', '5', 'n2');
 
 /** Informers over one upstream: a list of a@3 and b@4 at 4, then a@5 at 2 and b deleted at 4. */
-function informersOf(m: Context) {
-  return createInformers({
-    scheduler: m.scheduler,
-    resilience: { random: () => 0.5 },
-    source: () =>
-      marbleWatchSource<V1Pod>({
-        lists: [m.cold('(l|)', { l: listOf([a3, b4], '4') })],
-        connections: [() => m.cold('--m-d', { m: modified(a5), d: deleted(b4) })],
-      }),
-  });
-}
+const informersOf = (m: Context) =>
+  marbleInformers(m, [a3, b4], '4', '--m-d', { m: modified(a5), d: deleted(b4) });
 
 const byNode = { byNode: (p: V1Pod) => p.spec?.nodeName };
 const describeChange = ({ event, before, after }: StoreChange<V1Pod>) =>
