@@ -100,11 +100,17 @@ describe('reconcileQueue with express keys', () => {
         y: [{ ms: 4 }],
         z: [{ ms: 4 }],
       });
+      const depths: string[] = [];
       m.cold('(wxyz)|')
         .pipe(
           gatedReconcileQueue(
             reconcile,
-            { concurrency: 1, rateLimit: false, scheduler: m.scheduler },
+            {
+              concurrency: 1,
+              rateLimit: false,
+              scheduler: m.scheduler,
+              onQueue: (state) => depths.push(`${m.scheduler.now()}:${state.depth}`),
+            },
             undefined,
             { test: () => true, concurrency: 2 },
           ),
@@ -113,6 +119,8 @@ describe('reconcileQueue with express keys', () => {
       m.flush();
       expect(calls.map((call) => `${call.key}@${call.at}`)).toEqual(['w@0', 'x@0', 'y@4', 'z@4']);
       expect(peaks.total).toBe(2);
+      // y and z waiting for the lane are queued: the depth metrics read counts them.
+      expect(depths).toContain('0:2');
     }),
   );
 });

@@ -59,8 +59,7 @@ export function reconcileQueue(
  * `controller` runs its reconciles through (read-your-own-writes). `express` names the keys
  * whose run would be cheap and must not wait (a sharded member's releases): they start once
  * ready, outside `concurrency` and `rateLimit` (at most `express.concurrency` at once), never
- * beside another run of their key. Not a
- * public export.
+ * beside another run of their key. Not a public export.
  *
  * @example
  * keys$.pipe(gatedReconcileQueue(reconcile, config, expectations));

@@ -394,7 +394,7 @@ export class ReconcileLoop implements RunOwner {
     const { onQueue } = this.settings;
     if (onQueue === undefined) return;
     onQueue({
-      depth: this.ready.size,
+      depth: this.ready.size + this.expressReady.length - this.expressHead,
       running: this.running,
       waiting: this.timers.size + this.held,
       adds: this.adds,
