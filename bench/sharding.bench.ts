@@ -2,9 +2,12 @@
 //   node --import ./bench/register.mjs bench/sharding.bench.ts [--objects=2000] [--members=1,2,4]
 //     [--writes=N] (the sharder's writeConcurrency; default its own) [--repeat=K] (best of K)
 //     [--concurrency=N] (each member's; 10) [--timeline] (each rebalance's phases, the event
-//     loop's delay and the process's CPU time while it lasted) [--profile=<file>] (a CPU
-//     profile of the first round's join) [--lease=ms] (1000; longer ones keep members on a
-//     starved machine from losing their Leases mid-measurement) [--server=process|inline]
+//     loop's delay and the CPU time while it lasted; a kill's also the server's, from the claim
+//     on) [--profile=<file>] (a CPU profile of the first round's join) [--profile-kill=<file>]
+//     (CPU profiles of the first kill: this process's to <file>, the server's to
+//     <file>.server.cpuprofile) [--lease=ms] (1000; longer ones keep members on a starved
+//     machine from losing their Leases mid-measurement) [--server=process|inline] [--http2]
+//     (the server on TLS with HTTP/2 offered, as kube-apiserver; else plain HTTP/1.1)
 // For each member count, in one process against one FakeKubeApiServer on loopback (in a process
 // of its own, bench/shardingServer.ts, as an API server is; `--server=inline`: in this one, the
 // server's work then slows every member and the sharder): `objects` ConfigMaps, members with an
@@ -38,7 +41,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ringOwners } from './ringOwners.js';
-import { RebalanceTimeline, leases } from './shardingTimeline.js';
+import { RebalanceTimeline, leases, type LeaseObject } from './shardingTimeline.js';
 
 const option = (name: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
@@ -52,6 +55,11 @@ const leaseMs = Number(option('lease') ?? 1000);
 const showTimeline = process.argv.includes('--timeline');
 /** `--profile=<file>`: a CPU profile of the first round's join (open it in Chrome DevTools). */
 const profileTo = option('profile');
+/** `--profile-kill=<file>`: CPU profiles of the first kill, this process's and the server's. */
+const profileKillTo = option('profile-kill');
+let killProfiled = false;
+/** `--http2`: the server on TLS with HTTP/2 offered, as kube-apiserver (else plain HTTP/1.1). */
+const http2 = process.argv.includes('--http2');
 /** `--server=inline`: the test server in this process (the bench's figures before 2026-12-02). */
 const inline = option('server') === 'inline';
 /** Rounds so far: each has its own ring (below). */
@@ -66,10 +74,34 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
   return true;
 }
 
+/** A CPU profile of this process from now: `stop(file)` writes it. */
+async function profileThisProcess(): Promise<{ stop(to: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async (to) => {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(to, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+interface BenchServer {
+  kubeConfig(): KubeConfig;
+  stop(): Promise<void>;
+  /** The server process's CPU time so far, ms (none inline: it is this process's). */
+  cpuMs?(): Promise<number>;
+  /** Starts a CPU profile of the server's process (none inline: it is this process). */
+  profile?(): { stop(to: string): Promise<void> };
+}
+
 /** The test server with `objects` ConfigMaps: its kubeconfig, and how to stop it. */
-async function startServer(): Promise<{ kubeConfig(): KubeConfig; stop(): Promise<void> }> {
+async function startServer(): Promise<BenchServer> {
   if (inline) {
-    const server = await FakeKubeApiServer.start({ http2: false });
+    const server = await FakeKubeApiServer.start(http2 ? { tls: true } : { http2: false });
     for (let i = 0; i < objects; i++) {
       server.create(configmaps, { metadata: { name: `cm-${i}`, namespace: 'app' } });
     }
@@ -77,7 +109,13 @@ async function startServer(): Promise<{ kubeConfig(): KubeConfig; stop(): Promis
   }
   const child = spawn(
     process.execPath,
-    ['--import', './bench/register.mjs', 'bench/shardingServer.ts', `--objects=${objects}`],
+    [
+      '--import',
+      './bench/register.mjs',
+      'bench/shardingServer.ts',
+      `--objects=${objects}`,
+      ...(http2 ? ['--http2'] : []),
+    ],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const [message] = (await once(child, 'message')) as [{ kubeconfig: string }];
@@ -92,6 +130,35 @@ async function startServer(): Promise<{ kubeConfig(): KubeConfig; stop(): Promis
       const exited = once(child, 'exit');
       child.send('stop');
       await exited;
+    },
+    cpuMs: async () => {
+      const answer = new Promise<number>((resolve) => {
+        const onMessage = (m: { cpuMs?: number }) => {
+          if (m.cpuMs === undefined) return;
+          child.off('message', onMessage);
+          resolve(m.cpuMs);
+        };
+        child.on('message', onMessage);
+      });
+      child.send('cpu');
+      return answer;
+    },
+    profile: () => {
+      child.send({ profile: 'start' });
+      return {
+        stop: async (to) => {
+          const written = new Promise<void>((resolve) => {
+            const onMessage = (m: { profiled?: string }) => {
+              if (m.profiled !== to) return;
+              child.off('message', onMessage);
+              resolve();
+            };
+            child.on('message', onMessage);
+          });
+          child.send({ profile: 'stop', to });
+          await written;
+        },
+      };
     },
   };
 }
@@ -168,12 +235,23 @@ async function round(n: number) {
   // The labels as one metadata-only watch sees them: an event per write, no clone per look.
   const labelled = new Map<string, string | undefined>();
   const labelsOf = new Map<string, Record<string, string> | undefined>();
+  // When the ring's two labels of some object last changed, as this watch saw it: a rebalance
+  // ended then, not when the poll below (every 20 ms, a look at every object) noticed it.
+  let labelsChangedAt = 0;
   const watcher = fromWatch(server.kubeConfig(), metadataOnly(configmaps), {
     namespace: 'app',
   }).subscribe((event) => {
     if (event.type === 'ERROR' || event.type === 'BOOKMARK') return;
     const name = event.object.metadata.name!;
-    timeline.object(name, labelsOf.get(name), event.object.metadata.labels);
+    const before = labelsOf.get(name);
+    const after = event.type === 'DELETED' ? undefined : event.object.metadata.labels;
+    timeline.object(name, before, after);
+    if (
+      before?.[LABEL] !== after?.[LABEL] ||
+      before?.[`drain.${LABEL}`] !== after?.[`drain.${LABEL}`]
+    ) {
+      labelsChangedAt = performance.now();
+    }
     if (event.type === 'DELETED') {
       labelled.delete(name);
       labelsOf.delete(name);
@@ -184,16 +262,27 @@ async function round(n: number) {
   });
   // The sharder: the holder of the Lease named after the ring (`<member>/<incarnation>`).
   let sharder = '';
+  /** Told of every Lease event (the kill's: when the sharder claims the victim's Lease). */
+  let onLease: ((lease: LeaseObject) => void) | undefined;
   const leaseWatcher = fromWatch(server.kubeConfig(), leases, { namespace: 'ops' }).subscribe(
     (event) => {
       if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return;
       timeline.lease(event.object);
+      onLease?.(event.object);
       if (event.object.metadata.name === ring) {
         sharder = (event.object.spec?.holderIdentity ?? '').split('/')[0] ?? '';
       }
     },
   );
   const labels = () => [...labelled.values()];
+  /** Milliseconds from `from` until rebalanced (the last label change), or NaN if never. */
+  const rebalanced = async (ids: string[], from: number): Promise<number> => {
+    if (!(await until(() => balanced(ids), 60_000))) return NaN;
+    const seen = performance.now();
+    const at = Math.max(from, labelsChangedAt);
+    timeline.note(`end seen by the poll (+${Math.round(seen - at)} ms)`);
+    return at - from;
+  };
   // Rebalanced: every object carries the member the ring of `ids` gives it, and no drain mark
   // (every object labelled with some member of `ids` is true in the middle of a move as well).
   const balanced = (ids: string[]) => {
@@ -224,7 +313,6 @@ async function round(n: number) {
   const startTimeline = timeline.toString();
   await until(() => balanced(ids), 60_000);
   const cached = ids.map((id) => labels().filter((l) => l === id).length);
-  const joined = performance.now();
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const session = profileTo && rounds === 1 ? new Session() : undefined;
@@ -234,10 +322,10 @@ async function round(n: number) {
     await session.post('Profiler.start');
   }
   const cpuBefore = process.cpuUsage();
+  const joined = performance.now();
   timeline.mark();
   join(`m${n + 1}`);
-  const joinOk = await until(() => balanced([...ids, `m${n + 1}`]), 60_000);
-  const joinMs = performance.now() - joined;
+  const joinMs = await rebalanced([...ids, `m${n + 1}`], joined);
   const cpu = process.cpuUsage(cpuBefore);
   if (session) {
     const { profile } = await session.post('Profiler.stop');
@@ -255,8 +343,7 @@ async function round(n: number) {
   members.get('m1')!.unsubscribe();
   members.delete('m1');
   const rest = [...ids.slice(1), `m${n + 1}`];
-  const leaveOk = await until(() => balanced(rest), 60_000);
-  const leaveMs = performance.now() - stopped;
+  const leaveMs = await rebalanced(rest, stopped);
   await sleep(300);
   const stopTimeline = timeline.toString();
   // A kill, where two members are left: of one that is not the sharder (a kill of the sharder
@@ -266,14 +353,41 @@ async function round(n: number) {
   if (rest.length >= 2) {
     const victim = rest.find((id) => id !== sharder)!;
     const alive = rest.filter((id) => id !== victim);
+    const profiling = profileKillTo !== undefined && !killProfiled;
+    killProfiled ||= profiling;
+    const here = profiling ? await profileThisProcess() : undefined;
+    const there = profiling ? server.profile?.() : undefined;
+    // The CPU time of the moves: from the claim of the victim's Lease (as this watch sees it)
+    // until rebalanced, this process's (members, sharder) and the server's.
+    let atClaim: { at: number; here: NodeJS.CpuUsage; there: Promise<number> } | undefined;
+    onLease = (lease) => {
+      const member = lease.metadata.labels?.['shard.kube-rx.io/member'];
+      if (atClaim || member !== victim || !lease.spec?.holderIdentity?.startsWith('reaper:')) {
+        return;
+      }
+      const there = server.cpuMs?.() ?? Promise.resolve(NaN);
+      atClaim = { at: performance.now(), here: process.cpuUsage(), there };
+    };
     const killed = performance.now();
     timeline.mark();
     cut.add(victim);
     members.get(victim)!.unsubscribe();
     members.delete(victim);
-    if (await until(() => balanced(alive), 60_000)) killMs = performance.now() - killed;
+    killMs = await rebalanced(alive, killed);
+    onLease = undefined;
+    const movesCpu = atClaim && {
+      ms: performance.now() - atClaim.at,
+      here: process.cpuUsage(atClaim.here),
+      there: (await (server.cpuMs?.() ?? Promise.resolve(NaN))) - (await atClaim.there),
+    };
+    await here?.stop(profileKillTo!);
+    await there?.stop(`${profileKillTo!.replace(/\.cpuprofile$/, '')}.server.cpuprofile`);
     await sleep(300);
     killTimeline = timeline.toString();
+    if (movesCpu) {
+      const here = Math.round((movesCpu.here.user + movesCpu.here.system) / 1000);
+      killTimeline += `\n    CPU from the claim until rebalanced: ${here} ms here, ${Math.round(movesCpu.there)} ms the server's (inline: here), in ${Math.round(movesCpu.ms)} ms`;
+    }
   }
   for (const s of members.values()) s.unsubscribe();
   watcher.unsubscribe();
@@ -288,9 +402,9 @@ async function round(n: number) {
     assignedMs,
     labelledMs: labelledAt - began,
     cached,
-    joinMs: joinOk ? joinMs : NaN,
+    joinMs,
     joinCpuMs: (cpu.user + cpu.system) / 1000,
-    leaveMs: leaveOk ? leaveMs : NaN,
+    leaveMs,
     killMs,
     killTimeline,
     startTimeline,

@@ -5,7 +5,7 @@
 import type { ResourceRef } from '../src/index.js';
 
 /** What the timeline reads of a Lease. */
-interface LeaseObject {
+export interface LeaseObject {
   metadata: { name?: string; labels?: Record<string, string> };
   spec?: { holderIdentity?: string };
 }
@@ -53,7 +53,8 @@ export class RebalanceTimeline {
     this.lags.assign = [];
   }
 
-  private note(phase: string): void {
+  /** Something seen now (a phase of its own). */
+  note(phase: string): void {
     if (Number.isNaN(this.at)) return;
     const t = performance.now() - this.at;
     const seen = this.phases.get(phase);

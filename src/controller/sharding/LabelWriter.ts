@@ -14,6 +14,13 @@ import type { LabelPatch } from './handshake.js';
  */
 export class LabelWriter {
   private readonly writing = new Set<string>();
+  /**
+   * Per object id, the resourceVersion its last write was made over, once the server answered
+   * with another: until the sharder's store shows a version other than that one, the write's
+   * event is on its way, and a write from the store's view would be a conflict (a look between
+   * the answer and the event once cost ~2% of a 1 000-object move in 409s, each a sweep).
+   */
+  private readonly wroteOver = new Map<string, string>();
   /** One per write in flight (one shared signal would collect a listener per request). */
   private readonly aborts = new Set<AbortController>();
   private closed = false;
@@ -33,6 +40,23 @@ export class LabelWriter {
   /** Whether no write may start now. */
   get full(): boolean {
     return this.writing.size >= this.concurrency;
+  }
+
+  /**
+   * Whether `id` at `version` is the view a write of ours already changed (its event not seen
+   * yet: look again when it comes). Another version forgets that write.
+   */
+  wrote(id: string, version: string | undefined): boolean {
+    const over = this.wroteOver.get(id);
+    if (over === undefined) return false;
+    if (over === version) return true;
+    this.wroteOver.delete(id);
+    return false;
+  }
+
+  /** Forgets `id`'s last write (the object is gone). */
+  forget(id: string): void {
+    this.wroteOver.delete(id);
   }
 
   /** Whether no write is in flight. */
@@ -58,12 +82,19 @@ export class LabelWriter {
         signal: abort.signal,
       })
       .then(
-        () => {
+        (written) => {
           ended();
+          // An answer at the same version changed nothing (the server stores no such update,
+          // and no event comes): nothing to wait for.
+          const version = (written as KubernetesObject | undefined)?.metadata?.resourceVersion;
+          if (metadata.resourceVersion !== undefined && version !== metadata.resourceVersion) {
+            this.wroteOver.set(id, metadata.resourceVersion);
+          }
           if (!this.closed) this.done(true);
         },
         (error: unknown) => {
           ended();
+          this.wroteOver.delete(id);
           if (this.closed) return;
           this.logger?.debug?.(`sharder: ${id}: ${(error as Error).message}`);
           this.done(false);
@@ -73,6 +104,7 @@ export class LabelWriter {
 
   close(): void {
     this.closed = true;
+    this.wroteOver.clear();
     for (const abort of this.aborts) abort.abort();
   }
 }

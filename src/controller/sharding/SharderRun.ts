@@ -51,6 +51,13 @@ export class SharderRun {
   private readonly dirty = new Map<string, string | undefined>();
   /** The next pass looks at every object. */
   private sweep = true;
+  /**
+   * Since when the backstop's sweep is due (`settings.now()`): it runs at the first pass with
+   * no write in flight, or a lease duration after it fell due (a write may hang). While writes
+   * are in flight each answer brings a pass, and a sweep of objects mostly waiting for the
+   * writer cost ~2 ms every retry period of a 1 000-object move.
+   */
+  private backstopSince: number | undefined;
   /** The events stream failed: every pass sweeps (the store alone says what changed). */
   private blind = false;
   /**
@@ -98,7 +105,9 @@ export class SharderRun {
             const { labels, resourceVersion } = event.object.metadata ?? {};
             const to = labels?.[names.assignLabel] ? this.dirty : this.unassigned;
             to.set(defaultKey(event.object), resourceVersion);
-          } else if (event.type !== 'DELETED' && event.type !== 'BOOKMARK') {
+          } else if (event.type === 'DELETED') {
+            this.writer.forget(defaultKey(event.object));
+          } else if (event.type !== 'BOOKMARK') {
             this.sweep = true;
           }
         },
@@ -110,9 +119,10 @@ export class SharderRun {
       // A backstop: a sweep every retry period (settled objects are skipped: a look at each of
       // 2 000 is some tens of µs) finds what an event-driven pass missed. Under heavy load a
       // ring of three once left 3 of 40 objects unassigned for 30 s, every member live, the
-      // sharder elected; with it, nothing stays unassigned longer than a retry period.
+      // sharder elected; with it, nothing stays unassigned longer than a retry period once
+      // the writes in flight (each of which brings a pass) are answered, a lease at most.
       interval(settings.retryPeriodMs, config.scheduler).subscribe(() => {
-        this.sweep = true;
+        this.backstopSince ??= settings.now();
         this.soon();
       }),
       ...config.owned.map((source, i) =>
@@ -178,6 +188,12 @@ export class SharderRun {
       this.settled = new WeakSet();
       this.sweep = true;
     }
+    const { now, leaseDurationMs } = this.config.settings;
+    const since = this.backstopSince;
+    if (since !== undefined && (this.writer.idle || now() - since >= leaseDurationMs)) {
+      this.backstopSince = undefined;
+      this.sweep = true;
+    }
     // What still names a member that is not live is known only from every object.
     if (!this.sweep && this.writer.idle && this.claimsToSettle(liveSet)) this.sweep = true;
     if (this.sweep) this.sweepAll(liveSet);
@@ -240,6 +256,8 @@ export class SharderRun {
     const { assignLabel, drainLabel } = this.config.names;
     const id = defaultKey(object);
     if (this.writer.has(id) || this.writer.full) return BLOCKED;
+    // Our write changed this view already: its event brings the next look.
+    if (this.writer.wrote(id, object.metadata?.resourceVersion)) return WRITING;
     const desired = this.ring.owner(id);
     if (desired === undefined) return DONE;
     const current = object.metadata?.labels?.[assignLabel];
