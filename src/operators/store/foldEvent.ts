@@ -73,13 +73,8 @@ export function foldEvent<T, O extends ObjectsByKey<T, O>>(
 ): WatchState<O> {
   if (event.type === 'ERROR') return state;
   const objects = foldObjects(state.objects, event, keyOf);
-  const resourceVersion = resourceVersionOf(event) ?? state.resourceVersion;
-  const initialEventsEnd =
-    state.initialEventsEnd === undefined &&
-    event.type === 'BOOKMARK' &&
-    hasInitialEventsEndAnnotation(event.object)
-      ? event.object
-      : state.initialEventsEnd;
+  const resourceVersion = foldResourceVersion(state.resourceVersion, event);
+  const initialEventsEnd = foldInitialEventsEnd(state.initialEventsEnd, event);
   if (
     objects === state.objects &&
     resourceVersion === state.resourceVersion &&
@@ -88,6 +83,26 @@ export function foldEvent<T, O extends ObjectsByKey<T, O>>(
     return state;
   }
   return { objects, resourceVersion, initialEventsEnd };
+}
+
+/** A watch event with an object: any but ERROR. */
+type ObjectEvent = Exclude<AnyWatchEvent, { type: 'ERROR' }>;
+
+/** A watch state's resourceVersion after `event` (not ERROR): the event's, if it has one. */
+export function foldResourceVersion(
+  resourceVersion: string | undefined,
+  event: ObjectEvent,
+): string | undefined {
+  return resourceVersionOf(event) ?? resourceVersion;
+}
+
+/** A watch state's initial-events-end object after `event`: the first such BOOKMARK's. */
+export function foldInitialEventsEnd(initialEventsEnd: unknown, event: ObjectEvent): unknown {
+  return initialEventsEnd === undefined &&
+    event.type === 'BOOKMARK' &&
+    hasInitialEventsEndAnnotation(event.object)
+    ? event.object
+    : initialEventsEnd;
 }
 
 /** A state with `objects` and nothing applied yet. */
