@@ -12,14 +12,17 @@ import { DRAIN, LABEL, Ring, seed } from './ringHarness.js';
 
 /**
  * A proxy in front of the server that forwards everything, but answers a member's release (a
- * merge patch removing both labels) with a 500 once the server has applied it.
+ * merge patch removing both labels) with a 500 once the server has applied it; or, `hold`,
+ * never answers the first release it is sent (nor forwards it), keeping its connection open:
+ * an API server that accepted the request and then stalls (its queues, an etcd that hangs).
  */
 async function lossyReleases(
   target: string,
-): Promise<{ url: string; lost: number; close(): Promise<void> }> {
+  mode: 'lose' | 'hold' = 'lose',
+): Promise<{ url: string; lost: number; held: number; close(): Promise<void> }> {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
-  const state = { url: '', lost: 0, close: async () => undefined as void };
+  const state = { url: '', lost: 0, held: 0, close: async () => undefined as void };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -30,6 +33,10 @@ async function lossyReleases(
         req.method === 'PATCH' &&
         text.includes(`"${LABEL}":null`) &&
         text.includes(`"${DRAIN}":null`);
+      if (release && mode === 'hold' && state.held === 0) {
+        state.held++;
+        return; // no answer, ever: only the client's own bound ends it
+      }
       const forward = http.request(
         {
           host: upstream.hostname,
@@ -126,3 +133,25 @@ it('a release applied but answered with an error runs nothing more there: the ke
   expect(after.filter((x) => x.label === undefined)).toEqual([]);
   expect(r.overlaps()).toEqual([]);
 }, 30_000);
+
+it('a release the server never answers is cut and sent again well before the transport’s 30 s bound', async () => {
+  fake = await FakeKubeApiServer.start({ http2: false });
+  seed(fake, 20);
+  proxy = await lossyReleases(fake.url, 'hold');
+  const r = (ring = new Ring(fake, 60, 50, { lease: 4000, renew: 3000, retry: 300 }));
+  r.join('m1', 'm1', proxy.url);
+  const onM1 = () => [...r.labels().values()].every((m) => m === 'm1');
+  await until(onM1, 'everything on m1', 15_000);
+  r.join('m2');
+  const hash = new HashRing(['m1', 'm2']);
+  // One of m1's releases hangs (its key stays draining while the request waits): before, its
+  // run waited for the transport's headersTimeout, 30 s; a release is bounded by the renew
+  // deadline (3 s here), then sent again.
+  await until(
+    () => [...r.labels()].every(([name, m]) => m === hash.owner(`app/${name}`)),
+    () => `assigned to two: ${JSON.stringify([...r.labels()])}`,
+    15_000,
+  );
+  expect(proxy.held).toBe(1);
+  expect(r.overlaps()).toEqual([]);
+}, 40_000);

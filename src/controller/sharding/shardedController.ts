@@ -29,6 +29,7 @@ import { LeaseObservations } from './LeaseObservations.js';
 import { MemberFence } from './MemberFence.js';
 import { leases, memberHolder } from './memberLease.js';
 import { membership } from './membership.js';
+import { releaseLabels } from './releaseLabels.js';
 import { sharder } from './sharder.js';
 import type { ShardingConfig } from './ShardingConfig.js';
 import { RING_LABEL, shardNames } from './shardNames.js';
@@ -204,15 +205,13 @@ export function shardedController<T extends KubernetesObject>(
             if (step === 'skip') return;
             if (step === 'release') {
               const meta = object!.metadata!;
-              await writer.patch(
-                meta.name!,
-                {
-                  metadata: {
-                    resourceVersion: meta.resourceVersion,
-                    labels: { [assignLabel]: null, [drainLabel]: null },
-                  },
-                },
-                { namespace: meta.namespace, type: 'merge', signal: ctx.signal },
+              await releaseLabels(
+                writer,
+                object!,
+                [assignLabel, drainLabel],
+                ctx.signal,
+                settings.renewDeadlineMs,
+                scheduler,
               );
               keys.released.set(ctx.key, meta.resourceVersion);
               return;
