@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from '@jest/globals';
 import { HashRing } from '../../../src/controller/sharding/hashRing.js';
+import { configmaps } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { sleep, until } from '../../support/wait.js';
 import { DRAIN, LABEL, Ring, seed } from './ringHarness.js';
@@ -18,7 +19,8 @@ import { DRAIN, LABEL, Ring, seed } from './ringHarness.js';
  */
 async function lossyReleases(
   target: string,
-  mode: 'lose' | 'hold' = 'lose',
+  mode: 'lose' | 'hold' | 'race' = 'lose',
+  race?: (path: string) => void,
 ): Promise<{ url: string; lost: number; held: number; close(): Promise<void> }> {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
@@ -37,6 +39,9 @@ async function lossyReleases(
         state.held++;
         return; // no answer, ever: only the client's own bound ends it
       }
+      // 'race': something else writes the object first (the release then meets a conflict).
+      if (release && mode === 'race') race?.(req.url ?? '');
+      const lose = release && mode === 'lose';
       const forward = http.request(
         {
           host: upstream.hostname,
@@ -47,7 +52,7 @@ async function lossyReleases(
           agent,
         },
         (answer) => {
-          if (release && answer.statusCode === 200) {
+          if (lose && answer.statusCode === 200) {
             answer.resume();
             answer.on('end', () => {
               state.lost++;
@@ -153,5 +158,36 @@ it('a release the server never answers is cut and sent again well before the tra
     15_000,
   );
   expect(proxy.held).toBe(1);
+  expect(r.overlaps()).toEqual([]);
+}, 40_000);
+
+it('a release that meets a conflict (the object changed, its labels did not) is sent again once the store has the change, not after a backoff', async () => {
+  fake = await FakeKubeApiServer.start({ http2: false });
+  seed(fake, 20);
+  // Each of the first 8 releases of one object races a write of its data (a workload's): 409.
+  // Its labels are unchanged, so before the change triggered nothing, and each retry waited out
+  // the key's backoff: 100 ms doubling, 25 s for 8 (up to backoff.maxMs, 5 min, for more).
+  let raced: string | undefined;
+  let conflicts = 0;
+  proxy = await lossyReleases(fake.url, 'race', (path) => {
+    const name = path.split('?')[0]!.split('/').pop()!;
+    raced ??= name;
+    if (name !== raced || conflicts >= 8) return;
+    conflicts++;
+    const current = fake!.get(configmaps, 'app', name)!;
+    fake!.update(configmaps, { ...current, data: { ...current.data, raced: `${conflicts}` } });
+  });
+  const r = (ring = new Ring(fake, 60, 50, { lease: 4000, renew: 3000, retry: 300 }));
+  r.join('m1', 'm1', proxy.url);
+  const onM1 = () => [...r.labels().values()].every((m) => m === 'm1');
+  await until(onM1, 'everything on m1', 15_000);
+  r.join('m2');
+  const hash = new HashRing(['m1', 'm2']);
+  await until(
+    () => [...r.labels()].every(([name, m]) => m === hash.owner(`app/${name}`)),
+    () => `assigned to two (${raced} raced ${conflicts} times): ${JSON.stringify([...r.labels()])}`,
+    10_000,
+  );
+  expect(conflicts).toBe(8);
   expect(r.overlaps()).toEqual([]);
 }, 40_000);

@@ -191,10 +191,18 @@ export function shardedController<T extends KubernetesObject>(
           for: { ...primary, options: { ...primary.options, labelSelector: selector } },
           // Owned objects carry their owner's member (the sharder labels them): 1/N of them too.
           owns: owns.map((source) => ({ ...source, options: selected(source.options) })),
-          // The handshake's label must start a run whatever the user's triggerOn compares.
+          // The handshake's label must start a run whatever the user's triggerOn compares; and
+          // any change of a draining object does: its release, sent on the version the store
+          // held, met a conflict if the object changed since (a data write), and must be sent
+          // again as the store shows the change, not after the key's growing backoff.
           triggerOn: (object) => {
             const labels = object.metadata?.labels ?? {};
-            return [triggerOn ? triggerOn(object) : defaultTrigger(object), labels[drainLabel]];
+            const draining = labels[drainLabel];
+            return [
+              triggerOn ? triggerOn(object) : defaultTrigger(object),
+              draining,
+              draining === undefined ? undefined : object.metadata?.resourceVersion,
+            ];
           },
           reconcile: async (object, ctx) => {
             // Past the renew deadline with the timer that stops us not fired yet (a stall): the
