@@ -1,17 +1,18 @@
 import type { SchedulerLike } from 'rxjs';
-import { linkedAbort } from '../../client/request/linkedAbort.js';
 import type { ResourceApi } from '../../client/write/ResourceApiTypes.js';
 import type { KubernetesObject } from '../../types.js';
 
 /**
  * A member's release of a drained object: a merge patch clearing both labels, on the
- * resourceVersion its store holds (a conflict means it changed since: the next run looks again),
- * cut after `timeoutMs` (the renew deadline). The transport bounds a request only by its 30 s
- * headers timeout, and an API server that accepted a request can hold it that long (its queues,
- * a slow etcd) while the member's Lease renewals still go through: the key would stay draining,
- * its new member waiting, for 30 s. A release cut is sent again by the queue's retry; one that
- * had been applied then meets a conflict, or the object has left the member's store (the
- * handshake treats either as the move it is).
+ * resourceVersion its store holds (a conflict means it changed since: the next run looks again).
+ * The run waits for the answer at most `timeoutMs` (the renew deadline), then fails, and the
+ * queue's retry sends the release again beside it. The transport bounds a request only by its
+ * 30 s headers timeout, and a request can hang that long on a dead connection while the
+ * member's Lease renewals go through on others: the key would stay draining, its new member
+ * waiting, for 30 s. The first request is not aborted (only the run's own signal aborts it):
+ * one that is merely slow (a webhook, a busy server) still lands, and aborting would not unsend
+ * it anyway. Whichever lands first moves the object; the other meets a conflict, or the object
+ * has left the member's store (the handshake reads either as the move it is).
  *
  * @example
  * await releaseLabels(writer, object, [assignLabel, drainLabel], ctx.signal, 10_000, scheduler);
@@ -25,32 +26,28 @@ export async function releaseLabels(
   scheduler: SchedulerLike,
 ): Promise<void> {
   const meta = object.metadata!;
-  const { controller, unlink } = linkedAbort(signal);
-  let late = false;
-  const timer = scheduler.schedule(() => {
-    late = true;
-    controller.abort();
-  }, timeoutMs);
-  try {
-    await writer.patch(
-      meta.name!,
-      {
-        metadata: {
-          resourceVersion: meta.resourceVersion,
-          labels: Object.fromEntries(labels.map((label) => [label, null])),
-        },
+  const patched = writer.patch(
+    meta.name!,
+    {
+      metadata: {
+        resourceVersion: meta.resourceVersion,
+        labels: Object.fromEntries(labels.map((label) => [label, null])),
       },
-      { namespace: meta.namespace, type: 'merge', signal: controller.signal },
+    },
+    { namespace: meta.namespace, type: 'merge', signal },
+  );
+  // Its outcome once the run stopped waiting is no one's: the store tells what happened.
+  patched.catch(() => undefined);
+  let timer: { unsubscribe(): void } | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = scheduler.schedule(
+      () => reject(new Error(`the release of ${meta.name!} had no answer within ${timeoutMs} ms`)),
+      timeoutMs,
     );
-  } catch (error) {
-    if (late && !signal.aborted) {
-      throw new Error(`the release of ${meta.name!} had no answer within ${timeoutMs} ms`, {
-        cause: error,
-      });
-    }
-    throw error;
+  });
+  try {
+    await Promise.race([patched, late]);
   } finally {
-    timer.unsubscribe();
-    unlink();
+    timer?.unsubscribe();
   }
 }
