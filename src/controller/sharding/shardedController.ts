@@ -42,9 +42,10 @@ export interface MemberHooks<T> {
   /**
    * Whether the run of `key` (its object as the primary store holds it now) starts no
    * reconcile: a release or a skip. The queue starts such a run as soon as the key is free,
-   * outside `concurrency` and `rateLimit`: a member with 1 000 keys to hand over, or a backlog
-   * of slow reconciles, releases them at once (through a queue of 10 workers and the default
-   * 10 runs/s, a join that moves 1 000 keys took minutes).
+   * outside `concurrency`, `rateLimit` and read-your-own-writes' gate (even when the key was
+   * already waiting for a worker or its gate): a member with 1 000 keys to hand over, or a
+   * backlog of slow reconciles, releases them at once (through a queue of 10 workers and the
+   * default 10 runs/s, a join that moves 1 000 keys took minutes).
    */
   express(object: T | undefined, key: string): boolean;
   /**
