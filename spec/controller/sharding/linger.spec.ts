@@ -12,11 +12,12 @@ import { leases as sharderLeases } from '../../../src/controller/sharding/member
 import { HashRing } from '../../../src/controller/sharding/hashRing.js';
 import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigConnection.js';
 import { createInformers } from '../../../src/operators/createInformers.js';
+import { configmaps } from '../../../src/objects/resources.js';
 import { fromWatch } from '../../../src/sources/fromWatch.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { ClusterConnection, KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { sleep, until } from '../../support/wait.js';
-import { LABEL, Ring, seed } from './ringHarness.js';
+import { DRAIN, LABEL, Ring, seed } from './ringHarness.js';
 
 const leases = sharderLeases as ResourceRef<LeaseObject & KubernetesObject>;
 
@@ -48,6 +49,9 @@ const scheduler: SchedulerLike = {
 function census(r: Ring): string {
   const counts: Record<string, number> = {};
   for (const [, label] of r.labels()) counts[label ?? '-'] = (counts[label ?? '-'] ?? 0) + 1;
+  counts.draining = fake!
+    .objects(configmaps, 'app')
+    .filter((cm) => cm.metadata?.labels?.[DRAIN] !== undefined).length;
   const holders = fake!
     .objects(leases, 'ops')
     .map((l) => `${l.metadata!.name}=${l.spec?.holderIdentity ?? ''}`);

@@ -6,20 +6,25 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from '@jest/globals';
 import { HashRing } from '../../../src/controller/sharding/hashRing.js';
+import { configmaps } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { sleep, until } from '../../support/wait.js';
 import { DRAIN, LABEL, Ring, seed } from './ringHarness.js';
 
 /**
  * A proxy in front of the server that forwards everything, but answers a member's release (a
- * merge patch removing both labels) with a 500 once the server has applied it.
+ * merge patch removing both labels) with a 500 once the server has applied it; or, `hold`,
+ * never answers the first release it is sent (nor forwards it), keeping its connection open:
+ * an API server that accepted the request and then stalls (its queues, an etcd that hangs).
  */
 async function lossyReleases(
   target: string,
-): Promise<{ url: string; lost: number; close(): Promise<void> }> {
+  mode: 'lose' | 'hold' | 'race' = 'lose',
+  race?: (path: string) => void,
+): Promise<{ url: string; lost: number; held: number; close(): Promise<void> }> {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
-  const state = { url: '', lost: 0, close: async () => undefined as void };
+  const state = { url: '', lost: 0, held: 0, close: async () => undefined as void };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -30,6 +35,13 @@ async function lossyReleases(
         req.method === 'PATCH' &&
         text.includes(`"${LABEL}":null`) &&
         text.includes(`"${DRAIN}":null`);
+      if (release && mode === 'hold' && state.held === 0) {
+        state.held++;
+        return; // no answer, ever: only the client's own bound ends it
+      }
+      // 'race': something else writes the object first (the release then meets a conflict).
+      if (release && mode === 'race') race?.(req.url ?? '');
+      const lose = release && mode === 'lose';
       const forward = http.request(
         {
           host: upstream.hostname,
@@ -40,7 +52,7 @@ async function lossyReleases(
           agent,
         },
         (answer) => {
-          if (release && answer.statusCode === 200) {
+          if (lose && answer.statusCode === 200) {
             answer.resume();
             answer.on('end', () => {
               state.lost++;
@@ -126,3 +138,56 @@ it('a release applied but answered with an error runs nothing more there: the ke
   expect(after.filter((x) => x.label === undefined)).toEqual([]);
   expect(r.overlaps()).toEqual([]);
 }, 30_000);
+
+it('a release the server never answers is sent again beside it well before the transport’s 30 s bound', async () => {
+  fake = await FakeKubeApiServer.start({ http2: false });
+  seed(fake, 20);
+  proxy = await lossyReleases(fake.url, 'hold');
+  const r = (ring = new Ring(fake, 60, 50, { lease: 4000, renew: 3000, retry: 300 }));
+  r.join('m1', 'm1', proxy.url);
+  const onM1 = () => [...r.labels().values()].every((m) => m === 'm1');
+  await until(onM1, 'everything on m1', 15_000);
+  r.join('m2');
+  const hash = new HashRing(['m1', 'm2']);
+  // One of m1's releases hangs (its key stays draining while the request waits): before, its
+  // run waited for the transport's headersTimeout, 30 s; a run waits for a release at most the
+  // renew deadline (3 s here), and the retry sends it again (the first left to land or not).
+  await until(
+    () => [...r.labels()].every(([name, m]) => m === hash.owner(`app/${name}`)),
+    () => `assigned to two: ${JSON.stringify([...r.labels()])}`,
+    15_000,
+  );
+  expect(proxy.held).toBe(1);
+  expect(r.overlaps()).toEqual([]);
+}, 40_000);
+
+it('a release that meets a conflict (the object changed, its labels did not) is sent again once the store has the change, not after a backoff', async () => {
+  fake = await FakeKubeApiServer.start({ http2: false });
+  seed(fake, 20);
+  // Each of the first 8 releases of one object races a write of its data (a workload's): 409.
+  // Its labels are unchanged, so before the change triggered nothing, and each retry waited out
+  // the key's backoff: 100 ms doubling, 25 s for 8 (up to backoff.maxMs, 5 min, for more).
+  let raced: string | undefined;
+  let conflicts = 0;
+  proxy = await lossyReleases(fake.url, 'race', (path) => {
+    const name = path.split('?')[0]!.split('/').pop()!;
+    raced ??= name;
+    if (name !== raced || conflicts >= 8) return;
+    conflicts++;
+    const current = fake!.get(configmaps, 'app', name)!;
+    fake!.update(configmaps, { ...current, data: { ...current.data, raced: `${conflicts}` } });
+  });
+  const r = (ring = new Ring(fake, 60, 50, { lease: 4000, renew: 3000, retry: 300 }));
+  r.join('m1', 'm1', proxy.url);
+  const onM1 = () => [...r.labels().values()].every((m) => m === 'm1');
+  await until(onM1, 'everything on m1', 15_000);
+  r.join('m2');
+  const hash = new HashRing(['m1', 'm2']);
+  await until(
+    () => [...r.labels()].every(([name, m]) => m === hash.owner(`app/${name}`)),
+    () => `assigned to two (${raced} raced ${conflicts} times): ${JSON.stringify([...r.labels()])}`,
+    10_000,
+  );
+  expect(conflicts).toBe(8);
+  expect(r.overlaps()).toEqual([]);
+}, 40_000);

@@ -66,9 +66,15 @@ function misassigned(r: Ring, members: string[]): string {
       ([name, label]) =>
         `${name}=${label ?? '-'}${drainOf.get(name) ? ' draining' : ''} (ring: ${hash.owner(`app/${name}`)})`,
     );
-  const holders = fake!
-    .objects(leases, 'ops')
-    .map((l) => `${l.metadata?.name}=${l.spec?.holderIdentity ?? ''}`);
+  // A holder is not a live member unless it renews: a Lease record outlives a member that can
+  // no longer renew it (under load, every try cut at the renew deadline) until someone takes it.
+  const holders = fake!.objects(leases, 'ops').map((l) => {
+    const renewed = Date.parse(l.spec?.renewTime ?? '');
+    const age = Number.isNaN(renewed)
+      ? ''
+      : ` renewed ${((Date.now() - renewed) / 1000).toFixed(1)} s ago`;
+    return `${l.metadata?.name}=${l.spec?.holderIdentity ?? ''}${age}`;
+  });
   // What the queue of the member holding the first misplaced object last did with it.
   const [first] = [...r.labels()].filter(([name, label]) => label !== hash.owner(`app/${name}`));
   const last = first
@@ -110,8 +116,12 @@ describe('controller: sharding', () => {
       30_000,
     );
     await until(() => new Set(r.runs.map((run) => run.key)).size === 40, 'every key run', 20_000);
-    // A run happens on the member its object is labelled with, and only there.
-    for (const run of r.runs) expect(run.label).toBe(run.member);
+    // A run happens on the member its object is labelled with, and only there (one with
+    // `undefined` is a run its store took for a deletion: the object had moved without it).
+    const astray = r.runs
+      .filter((run) => run.label !== run.member)
+      .map((run) => `${run.key} on ${run.member}: ${run.label} (the server's ${run.serverLabel})`);
+    expect(astray).toEqual([]);
     // Every key may have run before a member that joined late got its share (it ran there
     // first, then moved): wait for each member's first run rather than assume it came.
     await until(() => ranSince(r, 0).size === 3, 'every member ran');

@@ -81,13 +81,17 @@ export class Elector {
     this.observedAt = observedAt;
   }
 
-  /** Stops trying; a leader releases the lease (in the background, bounded in time). */
-  stop(): void {
+  /**
+   * Stops trying; a leader releases the lease (in the background, bounded in time), unless
+   * `release` is false: then the lease is left to expire, as if this process had died.
+   */
+  stop(release = true): void {
     if (this.stopped) return;
     this.stopped = true;
     this.tick?.unsubscribe();
     this.deadline?.unsubscribe();
     this.inFlight?.abort();
+    if (this.leading && !release) this.leading = false;
     if (this.leading) {
       this.leading = false;
       void this.release();

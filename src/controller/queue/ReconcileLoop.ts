@@ -27,7 +27,9 @@ export interface LoopSettings extends RetrySettings {
  * Keys whose run would start now is a cheap one that must not wait (a sharded member's release
  * of a drained key, or a run that starts nothing): such a run starts as soon as its key is
  * ready, outside `concurrency` and the token bucket, at most `concurrency` of them at once (its
- * own), oldest first, still never beside another run of its key.
+ * own), oldest first, still never beside another run of its key. The gate does not hold it
+ * (such a run reads no store read-your-own-writes waits on), and a key already waiting for a
+ * worker or for its gate moves to the lane when a trigger finds it express.
  */
 export interface ExpressLane {
   test(key: string): boolean;
@@ -102,6 +104,7 @@ export class ReconcileLoop implements RunOwner {
     }
     if (state.phase === RUNNING) state.dirty = true;
     else if (state.phase !== READY && state.phase !== HELD) this.triggered(state, this.now());
+    else this.promote(state);
     this.changed();
     this.pump();
     this.arm();
@@ -223,6 +226,27 @@ export class ReconcileLoop implements RunOwner {
     else this.ready.push(state);
   }
 
+  /**
+   * A trigger of a key already waiting to start, in the ready heap or held by its gate: if its
+   * run has become a cheap one (a drain mark came: the run is now a release), it moves to the
+   * express lane. Left where it was, it would wait for a worker behind slow reconciles and the
+   * token bucket, or for its gate (until `expectationTimeoutMs` when a store never shows a
+   * write), though its run no longer needs either.
+   */
+  private promote(state: KeyState): void {
+    const { express } = this.settings;
+    if (express === undefined || !express.test(state.key)) return;
+    if (state.phase === HELD) {
+      this.held--;
+      state.phase = READY;
+    } else if (state.index >= 0) {
+      this.ready.remove(state);
+    } else {
+      return; // in the express lane already
+    }
+    this.expressReady.push(state);
+  }
+
   private wait(state: KeyState, at: number): void {
     state.at = at;
     if (state.phase === WAITING) {
@@ -277,10 +301,10 @@ export class ReconcileLoop implements RunOwner {
 
   /**
    * Starts the keys `express` let through, as its lane has room, asking it again (a key no
-   * longer cheap, or one the gate holds, takes its place among the ready keys).
+   * longer cheap takes its place among the ready keys). The gate is not asked.
    */
   private startExpress(): void {
-    const { express, gate } = this.settings;
+    const { express } = this.settings;
     if (express === undefined) return;
     const lane = this.expressReady;
     while (
@@ -291,7 +315,8 @@ export class ReconcileLoop implements RunOwner {
     ) {
       const state = lane[this.expressHead++]!;
       if (state.phase !== READY || state.index >= 0) continue;
-      if (express.test(state.key) && gate?.blocked(state.key) !== true) {
+      // Not asked of the gate: a run that starts no reconcile reads nothing it protects.
+      if (express.test(state.key)) {
         state.express = true;
         this.expressRunning++;
         this.start(state, this.now());
@@ -325,7 +350,8 @@ export class ReconcileLoop implements RunOwner {
     if (state === undefined || state.phase !== HELD) return;
     this.held--;
     state.phase = READY;
-    this.ready.push(state);
+    if (this.settings.express?.test(key)) this.expressReady.push(state);
+    else this.ready.push(state);
     this.changed();
     this.pump();
     this.arm();

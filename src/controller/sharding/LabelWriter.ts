@@ -6,7 +6,9 @@ import type { LabelPatch } from './handshake.js';
  * The sharder's label writes: at most `concurrency` in flight, one per object id at a time,
  * each a merge patch carrying the resourceVersion the sharder saw (a conflict means a stale
  * view). `done` is told of every write that ended: `ok`, or failed (a conflict, a gone object,
- * a fault). `close()` aborts those in flight and starts no more.
+ * a fault). `close()` starts no more and resolves once those in flight ended: they are not
+ * aborted, as aborting a request already sent does not unsend it (the server may apply it
+ * later still); what depends on them (the sharder's claims) waits for their answers.
  *
  * @example
  * const writer = new LabelWriter(kc, 64, (ok) => (ok ? pass() : retryLater()));
@@ -21,8 +23,8 @@ export class LabelWriter {
    * the answer and the event once cost ~2% of a 1 000-object move in 409s, each a sweep).
    */
   private readonly wroteOver = new Map<string, string>();
-  /** One per write in flight (one shared signal would collect a listener per request). */
-  private readonly aborts = new Set<AbortController>();
+  /** The writes in flight, settled or not (what `close()` waits for). */
+  private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
   constructor(
@@ -68,25 +70,19 @@ export class LabelWriter {
     if (this.closed) return;
     const metadata = object.metadata!;
     this.writing.add(id);
-    const abort = new AbortController();
-    this.aborts.add(abort);
     const patch = { metadata: { resourceVersion: metadata.resourceVersion, labels } };
     const ended = () => {
       this.writing.delete(id);
-      this.aborts.delete(abort);
+      this.inFlight.delete(written);
     };
-    resourceApi(this.cluster, resource)
-      .patch(metadata.name!, patch, {
-        namespace: metadata.namespace,
-        type: 'merge',
-        signal: abort.signal,
-      })
+    const written: Promise<void> = resourceApi(this.cluster, resource)
+      .patch(metadata.name!, patch, { namespace: metadata.namespace, type: 'merge' })
       .then(
-        (written) => {
+        (answer) => {
           ended();
           // An answer at the same version changed nothing (the server stores no such update,
           // and no event comes): nothing to wait for.
-          const version = (written as KubernetesObject | undefined)?.metadata?.resourceVersion;
+          const version = (answer as KubernetesObject | undefined)?.metadata?.resourceVersion;
           if (metadata.resourceVersion !== undefined && version !== metadata.resourceVersion) {
             this.wroteOver.set(id, metadata.resourceVersion);
           }
@@ -100,11 +96,13 @@ export class LabelWriter {
           this.done(false);
         },
       );
+    this.inFlight.add(written);
   }
 
-  close(): void {
+  /** Starts no more writes; resolves once those in flight ended (answered or failed). */
+  close(): Promise<void> {
     this.closed = true;
     this.wroteOver.clear();
-    for (const abort of this.aborts) abort.abort();
+    return Promise.allSettled([...this.inFlight]).then(() => undefined);
   }
 }

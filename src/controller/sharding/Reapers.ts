@@ -25,10 +25,7 @@ import type { ShardNames } from './shardNames.js';
  * reapers.holds('pod-2'); // true once its Lease expired and is ours
  */
 export class Reapers {
-  private readonly electors = new Map<
-    string,
-    { elector: Elector; holding: boolean; fence: MemberFence }
-  >();
+  private electors = new Map<string, { elector: Elector; holding: boolean; fence: MemberFence }>();
 
   constructor(
     private readonly cluster: Cluster,
@@ -89,8 +86,16 @@ export class Reapers {
     entry.elector.stop();
   }
 
-  /** Stops every claim (the sharder lost its role or was unsubscribed). */
+  /**
+   * Stops every claim (the sharder lost its role or was unsubscribed), leaving each to expire:
+   * the label writes it aborted may still be applied by the server (a request sent is not
+   * unsent), so the member must not take its Lease back and list objects still labelled for it
+   * while they land. A claim released here was, under load, a key run on two members at once.
+   * The next sharder stands by on the claim as on any Lease; the member waits a lease duration.
+   */
   close(): void {
-    for (const member of [...this.electors.keys()]) this.forget(member);
+    const electors = this.electors;
+    this.electors = new Map();
+    for (const entry of electors.values()) entry.elector.stop(false);
   }
 }

@@ -29,6 +29,7 @@ import { LeaseObservations } from './LeaseObservations.js';
 import { MemberFence } from './MemberFence.js';
 import { leases, memberHolder } from './memberLease.js';
 import { membership } from './membership.js';
+import { releaseLabels } from './releaseLabels.js';
 import { sharder } from './sharder.js';
 import type { ShardingConfig } from './ShardingConfig.js';
 import { RING_LABEL, shardNames } from './shardNames.js';
@@ -41,9 +42,10 @@ export interface MemberHooks<T> {
   /**
    * Whether the run of `key` (its object as the primary store holds it now) starts no
    * reconcile: a release or a skip. The queue starts such a run as soon as the key is free,
-   * outside `concurrency` and `rateLimit`: a member with 1 000 keys to hand over, or a backlog
-   * of slow reconciles, releases them at once (through a queue of 10 workers and the default
-   * 10 runs/s, a join that moves 1 000 keys took minutes).
+   * outside `concurrency`, `rateLimit` and read-your-own-writes' gate (even when the key was
+   * already waiting for a worker or its gate): a member with 1 000 keys to hand over, or a
+   * backlog of slow reconciles, releases them at once (through a queue of 10 workers and the
+   * default 10 runs/s, a join that moves 1 000 keys took minutes).
    */
   express(object: T | undefined, key: string): boolean;
   /**
@@ -190,10 +192,18 @@ export function shardedController<T extends KubernetesObject>(
           for: { ...primary, options: { ...primary.options, labelSelector: selector } },
           // Owned objects carry their owner's member (the sharder labels them): 1/N of them too.
           owns: owns.map((source) => ({ ...source, options: selected(source.options) })),
-          // The handshake's label must start a run whatever the user's triggerOn compares.
+          // The handshake's label must start a run whatever the user's triggerOn compares; and
+          // any change of a draining object does: its release, sent on the version the store
+          // held, met a conflict if the object changed since (a data write), and must be sent
+          // again as the store shows the change, not after the key's growing backoff.
           triggerOn: (object) => {
             const labels = object.metadata?.labels ?? {};
-            return [triggerOn ? triggerOn(object) : defaultTrigger(object), labels[drainLabel]];
+            const draining = labels[drainLabel];
+            return [
+              triggerOn ? triggerOn(object) : defaultTrigger(object),
+              draining,
+              draining === undefined ? undefined : object.metadata?.resourceVersion,
+            ];
           },
           reconcile: async (object, ctx) => {
             // Past the renew deadline with the timer that stops us not fired yet (a stall): the
@@ -204,15 +214,13 @@ export function shardedController<T extends KubernetesObject>(
             if (step === 'skip') return;
             if (step === 'release') {
               const meta = object!.metadata!;
-              await writer.patch(
-                meta.name!,
-                {
-                  metadata: {
-                    resourceVersion: meta.resourceVersion,
-                    labels: { [assignLabel]: null, [drainLabel]: null },
-                  },
-                },
-                { namespace: meta.namespace, type: 'merge', signal: ctx.signal },
+              await releaseLabels(
+                writer,
+                object!,
+                [assignLabel, drainLabel],
+                ctx.signal,
+                settings.renewDeadlineMs,
+                scheduler,
               );
               keys.released.set(ctx.key, meta.resourceVersion);
               return;

@@ -6,7 +6,8 @@ import { SharderRun } from './SharderRun.js';
  * The sharder, run while this member holds the ring's sharder Lease (`whileLeader`): it watches
  * the members' Leases (label-selected) and the primary objects metadata-only, and writes each
  * object's assignment label. Stateless beyond what it watches: a new sharder continues from the
- * labels. Unsubscribing stops it at once (no write starts after; those in flight are aborted).
+ * labels. Unsubscribing stops it at once: no write starts after; those in flight are let end
+ * (a request sent may be applied anyway), its claims held until they did, then left to expire.
  *
  * For each object, with `desired` its member on the hash ring of live members:
  * - no assignment (or a label naming something that cannot be a member): assign `desired`;
