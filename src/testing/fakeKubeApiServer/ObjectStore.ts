@@ -153,6 +153,14 @@ export class ObjectStore {
   }
 
   create(id: ResourceRef<unknown>, input: KubernetesObject): KubernetesObject {
+    return clone(this.createEntry(id, input).obj);
+  }
+
+  /**
+   * `create`, answering the stored entry itself (not a copy): the server's own write handlers
+   * send its JSON and only read its object.
+   */
+  createEntry(id: ResourceRef<unknown>, input: KubernetesObject): Entry {
     const store = this.resource(id);
     const { namespace, name } = identify(store, input);
     const key = objectKey(namespace, name);
@@ -168,10 +176,15 @@ export class ObjectStore {
     if (input.kind !== undefined && store.objects.size === 0 && !known) store.kind = input.kind;
     const entry = toEntry(obj, this.rv);
     this.record(id, store, { type: 'ADDED', rv: this.rv, key, entry });
-    return clone(obj);
+    return entry;
   }
 
   update(id: ResourceRef<unknown>, input: KubernetesObject): KubernetesObject {
+    return clone(this.updateEntry(id, input).obj);
+  }
+
+  /** `update`, answering the stored entry itself (see createEntry). */
+  updateEntry(id: ResourceRef<unknown>, input: KubernetesObject): Entry {
     const store = this.resource(id);
     const { namespace, name } = identify(store, input);
     const key = objectKey(namespace, name);
@@ -184,7 +197,7 @@ export class ObjectStore {
     obj.metadata!.creationTimestamp ??= prev.obj.metadata?.creationTimestamp;
     const entry = toEntry(obj, this.rv);
     this.record(id, store, { type: 'MODIFIED', rv: this.rv, key, entry, prev });
-    return clone(obj);
+    return entry;
   }
 
   delete(
