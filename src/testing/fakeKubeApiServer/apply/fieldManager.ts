@@ -80,12 +80,17 @@ export function recordUpdate(
   }
   const after = withoutManaged(next);
   const { changed, removed } = changes(live === undefined ? {} : withoutManaged(live), after, t);
-  for (const m of managers.values()) m.set = m.set.difference(changed).difference(removed);
+  // A set the write does not touch stays the same set (its encoding is then known).
+  for (const m of managers.values()) {
+    if (m.set.intersects(changed) || m.set.intersects(removed))
+      m.set = m.set.difference(changed).difference(removed);
+  }
   if (changed.size > 0) {
     const entry = { manager, operation: 'Update' as const, apiVersion: t.apiVersion, subresource };
     const id = managerId(entry);
     const prev = managers.get(id)?.set ?? new PathSet();
-    managers.set(id, { ...entry, time: nowRfc3339(), set: prev.union(changed) });
+    const set = prev.hasAll(changed) ? prev : prev.union(changed);
+    managers.set(id, { ...entry, time: nowRfc3339(), set });
   }
   setManaged(next, managers);
 }

@@ -40,6 +40,41 @@ export function managerId(
   ]);
 }
 
+/** How many decoded `fieldsV1` are remembered (the cache starts afresh past it). */
+const DECODED_MAX = 10_000;
+/** Sets by the JSON of the `fieldsV1` they were decoded from. */
+const decoded = new Map<string, PathSet>();
+/** The canonical `fieldsV1` JSON of a set decoded or encoded before. */
+const encoded = new WeakMap<PathSet, string>();
+
+/**
+ * The set of a `fieldsV1`, undefined when it is not one. Every write decodes the managers of the
+ * object it changes and encodes them again, though most keep the same fields (a label patch
+ * changes one manager's set at most): a set is decoded once per distinct `fieldsV1` and shared,
+ * as no one changes a PathSet once made (its operations answer new sets).
+ */
+function decodeSet(fields: unknown): PathSet | undefined {
+  const key = JSON.stringify(fields);
+  let set = decoded.get(key);
+  if (set === undefined) {
+    set = fromFieldsV1(fields);
+    if (set === undefined) return undefined;
+    if (decoded.size >= DECODED_MAX) decoded.clear();
+    decoded.set(key, set);
+  }
+  return set;
+}
+
+/** The canonical `fieldsV1` of a set (toFieldsV1), a fresh object: the JSON is kept per set. */
+function encodeSet(set: PathSet): FieldsV1 {
+  let json = encoded.get(set);
+  if (json === undefined) {
+    json = JSON.stringify(toFieldsV1(set));
+    encoded.set(set, json);
+  }
+  return JSON.parse(json) as FieldsV1;
+}
+
 /** The managers of `managedFields`; undefined when an entry is not valid (the server resets). */
 export function decodeManagers(entries: unknown): Managers | undefined {
   const out: Managers = new Map();
@@ -50,7 +85,7 @@ export function decodeManagers(entries: unknown): Managers | undefined {
     if (e.operation !== 'Apply' && e.operation !== 'Update') return undefined;
     if (typeof e.apiVersion !== 'string' || e.apiVersion === '') return undefined;
     if (e.fieldsType !== 'FieldsV1') return undefined;
-    const set = fromFieldsV1(e.fieldsV1 ?? {});
+    const set = decodeSet(e.fieldsV1 ?? {});
     if (set === undefined) return undefined;
     const m: Manager = {
       manager: typeof e.manager === 'string' ? e.manager : '',
@@ -99,7 +134,7 @@ export function encodeManagers(managers: Managers): ManagedFieldsEntry[] | undef
       apiVersion: m.apiVersion,
       ...(m.time !== undefined ? { time: m.time } : {}),
       fieldsType: 'FieldsV1',
-      fieldsV1: toFieldsV1(m.set),
+      fieldsV1: encodeSet(m.set),
     };
     if (m.subresource !== undefined) e.subresource = m.subresource;
     return e;
