@@ -2,6 +2,7 @@ import { versionOf } from '../../objects/versionOf.js';
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf } from '../../objects/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
+import { cloneObject } from './cloneObject.js';
 import { History } from './History.js';
 import { kindForPlural } from './kindForPlural.js';
 import type { ResourceTypes } from './ResourceTypes.js';
@@ -279,5 +280,5 @@ function toEntry(obj: KubernetesObject, rv: number): Entry {
 }
 
 function clone<T>(obj: T): T {
-  return structuredClone(obj);
+  return cloneObject(obj);
 }
