@@ -44,8 +44,13 @@ export function managerId(
 const DECODED_MAX = 10_000;
 /** Sets by the JSON of the `fieldsV1` they were decoded from. */
 const decoded = new Map<string, PathSet>();
-/** The canonical `fieldsV1` JSON of a set decoded or encoded before. */
-const encoded = new WeakMap<PathSet, string>();
+/** The canonical `fieldsV1` of a set encoded before, frozen: entries share it. */
+const encoded = new WeakMap<PathSet, FieldsV1>();
+
+function deepFreeze(fields: FieldsV1): FieldsV1 {
+  for (const child of Object.values(fields)) deepFreeze(child);
+  return Object.freeze(fields);
+}
 
 /**
  * The set of a `fieldsV1`, undefined when it is not one. Every write decodes the managers of the
@@ -65,14 +70,17 @@ function decodeSet(fields: unknown): PathSet | undefined {
   return set;
 }
 
-/** The canonical `fieldsV1` of a set (toFieldsV1), a fresh object: the JSON is kept per set. */
+/**
+ * The canonical `fieldsV1` of a set (toFieldsV1), kept per set and shared, frozen: the store
+ * copies what it keeps, and a change in place would throw rather than reach another entry.
+ */
 function encodeSet(set: PathSet): FieldsV1 {
-  let json = encoded.get(set);
-  if (json === undefined) {
-    json = JSON.stringify(toFieldsV1(set));
-    encoded.set(set, json);
+  let fields = encoded.get(set);
+  if (fields === undefined) {
+    fields = deepFreeze(toFieldsV1(set));
+    encoded.set(set, fields);
   }
-  return JSON.parse(json) as FieldsV1;
+  return fields;
 }
 
 /** The managers of `managedFields`; undefined when an entry is not valid (the server resets). */
