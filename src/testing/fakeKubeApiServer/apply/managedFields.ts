@@ -42,7 +42,25 @@ export function managerId(
 
 /** How many decoded `fieldsV1` are remembered (the cache starts afresh past it). */
 const DECODED_MAX = 10_000;
-/** Sets by the JSON of the `fieldsV1` they were decoded from. */
+/**
+ * A key of a `fieldsV1` made only of plain objects (its JSON), undefined for anything else (a
+ * value `undefined`, a string...): such a one is decoded afresh, so that the cache never answers
+ * for a value fromFieldsV1 would read otherwise.
+ */
+function cacheKey(node: unknown): string | undefined {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+  const proto = Object.getPrototypeOf(node) as unknown;
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let key = '{';
+  for (const [k, v] of Object.entries(node)) {
+    const child = cacheKey(v);
+    if (child === undefined) return undefined;
+    key += `${JSON.stringify(k)}:${child},`;
+  }
+  return `${key}}`;
+}
+
+/** Sets by the key of the `fieldsV1` they were decoded from. */
 const decoded = new Map<string, PathSet>();
 /** The canonical `fieldsV1` of a set encoded before, frozen: entries share it. */
 const encoded = new WeakMap<PathSet, FieldsV1>();
@@ -59,7 +77,8 @@ function deepFreeze(fields: FieldsV1): FieldsV1 {
  * as no one changes a PathSet once made (its operations answer new sets).
  */
 function decodeSet(fields: unknown): PathSet | undefined {
-  const key = JSON.stringify(fields);
+  const key = cacheKey(fields);
+  if (key === undefined) return fromFieldsV1(fields);
   let set = decoded.get(key);
   if (set === undefined) {
     set = fromFieldsV1(fields);
