@@ -196,5 +196,15 @@ export function copyManagers(managers: Managers): Managers {
 
 /** RFC 3339 in whole seconds, as managedFields times are written. */
 export function nowRfc3339(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Made once per second: every write asks for it.
+  const ms = Date.now();
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTime = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastTime;
 }
+
+let lastSecond = NaN;
+let lastTime = '';
