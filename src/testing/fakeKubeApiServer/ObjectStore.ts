@@ -2,6 +2,7 @@ import { versionOf } from '../../objects/versionOf.js';
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf } from '../../objects/resources.js';
 import type { KubernetesObject, ResourceRef } from '../../types.js';
+import { cloneObject } from './cloneObject.js';
 import { History } from './History.js';
 import { kindForPlural } from './kindForPlural.js';
 import type { ResourceTypes } from './ResourceTypes.js';
@@ -153,6 +154,14 @@ export class ObjectStore {
   }
 
   create(id: ResourceRef<unknown>, input: KubernetesObject): KubernetesObject {
+    return clone(this.createEntry(id, input).obj);
+  }
+
+  /**
+   * `create`, answering the stored entry itself (not a copy): the server's own write handlers
+   * send its JSON and only read its object.
+   */
+  createEntry(id: ResourceRef<unknown>, input: KubernetesObject): Entry {
     const store = this.resource(id);
     const { namespace, name } = identify(store, input);
     const key = objectKey(namespace, name);
@@ -168,10 +177,15 @@ export class ObjectStore {
     if (input.kind !== undefined && store.objects.size === 0 && !known) store.kind = input.kind;
     const entry = toEntry(obj, this.rv);
     this.record(id, store, { type: 'ADDED', rv: this.rv, key, entry });
-    return clone(obj);
+    return entry;
   }
 
   update(id: ResourceRef<unknown>, input: KubernetesObject): KubernetesObject {
+    return clone(this.updateEntry(id, input).obj);
+  }
+
+  /** `update`, answering the stored entry itself (see createEntry). */
+  updateEntry(id: ResourceRef<unknown>, input: KubernetesObject): Entry {
     const store = this.resource(id);
     const { namespace, name } = identify(store, input);
     const key = objectKey(namespace, name);
@@ -184,7 +198,7 @@ export class ObjectStore {
     obj.metadata!.creationTimestamp ??= prev.obj.metadata?.creationTimestamp;
     const entry = toEntry(obj, this.rv);
     this.record(id, store, { type: 'MODIFIED', rv: this.rv, key, entry, prev });
-    return clone(obj);
+    return entry;
   }
 
   delete(
@@ -266,5 +280,5 @@ function toEntry(obj: KubernetesObject, rv: number): Entry {
 }
 
 function clone<T>(obj: T): T {
-  return structuredClone(obj);
+  return cloneObject(obj);
 }

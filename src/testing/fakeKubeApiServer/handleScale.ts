@@ -76,7 +76,7 @@ function applyScale(
   next.metadata = { ...next.metadata, resourceVersion: typeof rv === 'string' ? rv : undefined };
   trackUpdate(ctx, route.resource, prev.obj, next, manager, 'scale');
   const updated = commitUpdate(ctx, { ...route, subresource: undefined }, prev, next, dry);
-  if (dry) return scaleOf({ ...prev, obj: updated }, paths);
+  if (dry) return scaleOf({ ...prev, obj: updated.obj }, paths);
   return scaleOf(
     ctx.objects.resource(route.resource).objects.get(objectKey(route.namespace, route.name))!,
     paths,

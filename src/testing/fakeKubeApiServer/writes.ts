@@ -16,10 +16,21 @@ import type { Reply, Request } from './protocol.js';
 import type { ResourceTypes, ServedType } from './ResourceTypes.js';
 import { sendJson } from './send.js';
 import { badRequest, StatusError, statusBody } from './statusBody.js';
-import { writeUpdate } from './deletion/deleteObject.js';
+import { writeUpdateEntry } from './deletion/deleteObject.js';
 import { checkDeletionFields, decodeFinalizers, withWarnings } from './deletion/finalizers.js';
 import { dryRunQuery } from './deletion/options.js';
 import { prepareCreate, prepareUpdate, specChanged } from './strategy.js';
+
+/**
+ * What a write stored (or would store, on a dry run): the object, to read only, and its JSON,
+ * the response's body (the stored entry's own: the object is serialised once per write).
+ */
+export type Written = Pick<Entry, 'obj' | 'json'>;
+
+/** A dry run's object, which nothing stored: serialised here. */
+function unstored(obj: KubernetesObject): Written {
+  return { obj, json: JSON.stringify(obj) };
+}
 
 /** What a write needs of the server. */
 export interface WriteContext {
@@ -178,7 +189,7 @@ export async function create(
   validName(store, obj);
   trackUpdate(ctx, route.resource, undefined, obj, managerOf(req, query));
   const created = commitCreate(ctx, route, obj, isDryRun);
-  sendJson(res, 201, created, withWarnings(headers, created));
+  sendJson(res, 201, created.json, withWarnings(headers, created.obj));
 }
 
 /**
@@ -190,7 +201,7 @@ export function commitCreate(
   route: ResourceRoute,
   obj: Obj,
   isDryRun: boolean,
-): KubernetesObject {
+): Written {
   const store = ctx.objects.resource(route.resource);
   const name = obj.metadata!.name!;
   if (store.objects.has(objectKey(route.namespace, name))) {
@@ -211,7 +222,7 @@ export function commitCreate(
   // The pod strategy ignores a posted status: a new pod is Pending until a kubelet takes it.
   if (route.resource.group === '' && route.resource.plural === 'pods')
     obj.status = { phase: 'Pending' };
-  return isDryRun ? obj : ctx.objects.create(route.resource, obj);
+  return isDryRun ? unstored(obj) : ctx.objects.createEntry(route.resource, obj);
 }
 
 /**
@@ -226,7 +237,7 @@ export function commitUpdate(
   prev: Entry,
   next: Obj,
   isDryRun: boolean,
-): KubernetesObject {
+): Written {
   const before = prev.obj as Obj;
   const type = ctx.types.lookup(route.resource);
   prepareUpdate(type, route, before, next);
@@ -261,11 +272,11 @@ export function commitUpdate(
     const generation = before.metadata?.generation ?? 1;
     meta.generation = specChanged(type, before, next) ? generation + 1 : generation;
   } else delete meta.generation;
-  if (isDryRun) return next;
+  if (isDryRun) return unstored(next);
   // kube-apiserver stores nothing for an update that changes nothing (etcd3's GuaranteedUpdate
   // compares the bytes): the resourceVersion stays and watchers see no event.
-  if (isNoOp(before, next)) return structuredClone(before);
-  return writeUpdate(ctx.objects, route.resource, before, next);
+  if (isNoOp(before, next)) return prev;
+  return writeUpdateEntry(ctx.objects, route.resource, before, next);
 }
 
 /** Whether `next` is `before` but for its resourceVersion and managedFields' times. */
@@ -307,7 +318,7 @@ export async function replace(
   const prev = current(ctx, route);
   trackUpdate(ctx, route.resource, prev.obj, obj, managerOf(req, query), route.subresource);
   const updated = commitUpdate(ctx, route, prev, obj, isDryRun);
-  sendJson(res, 200, updated, withWarnings(headers, updated));
+  sendJson(res, 200, updated.json, withWarnings(headers, updated.obj));
 }
 
 /** The strategic-merge schema of a resource: the built-in kinds only. */
@@ -344,7 +355,7 @@ export async function patch(
   decodeFinalizers(next, store.kind, versionOf(route.resource), 'patch');
   trackUpdate(ctx, route.resource, prev.obj, next, managerOf(req, query), route.subresource);
   const updated = commitUpdate(ctx, route, prev, next, isDryRun);
-  sendJson(res, 200, updated, withWarnings(headers, updated));
+  sendJson(res, 200, updated.json, withWarnings(headers, updated.obj));
 }
 
 export function methodNotAllowed(): StatusError {

@@ -125,11 +125,11 @@ export async function applyPatchRequest(
   if (live === undefined) {
     validName(store, obj);
     const created = commitCreate(ctx, route, obj, isDryRun);
-    sendJson(res, 201, created, withWarnings(headers, created));
+    sendJson(res, 201, created.json, withWarnings(headers, created.obj));
   } else if (jsonEqual(live.obj, obj)) {
-    sendJson(res, 200, live.obj, withWarnings(headers, live.obj));
+    sendJson(res, 200, live.json, withWarnings(headers, live.obj));
   } else {
     const updated = commitUpdate(ctx, route, live, obj, isDryRun);
-    sendJson(res, 200, updated, withWarnings(headers, updated));
+    sendJson(res, 200, updated.json, withWarnings(headers, updated.obj));
   }
 }

@@ -80,12 +80,19 @@ export function recordUpdate(
   }
   const after = withoutManaged(next);
   const { changed, removed } = changes(live === undefined ? {} : withoutManaged(live), after, t);
-  for (const m of managers.values()) m.set = m.set.difference(changed).difference(removed);
-  if (changed.size > 0) {
-    const entry = { manager, operation: 'Update' as const, apiVersion: t.apiVersion, subresource };
-    const id = managerId(entry);
+  const entry = { manager, operation: 'Update' as const, apiVersion: t.apiVersion, subresource };
+  const id = changed.size > 0 ? managerId(entry) : undefined;
+  // A set the write does not touch stays the same set (its encoding is then known), and so does
+  // the writer's when it owned what it changed already: (S - C - R) + C is S.
+  for (const [mid, m] of managers) {
+    if (mid === id && m.set.hasAll(changed) && !m.set.intersects(removed)) continue;
+    if (m.set.intersects(changed) || m.set.intersects(removed))
+      m.set = m.set.difference(changed).difference(removed);
+  }
+  if (id !== undefined) {
     const prev = managers.get(id)?.set ?? new PathSet();
-    managers.set(id, { ...entry, time: nowRfc3339(), set: prev.union(changed) });
+    const set = prev.hasAll(changed) ? prev : prev.union(changed);
+    managers.set(id, { ...entry, time: nowRfc3339(), set });
   }
   setManaged(next, managers);
 }

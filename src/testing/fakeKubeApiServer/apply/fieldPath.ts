@@ -42,6 +42,18 @@ export class PathSet {
     return this.paths.has(JSON.stringify(path));
   }
 
+  /** Whether a path of `other` is in this set. */
+  intersects(other: PathSet): boolean {
+    for (const key of other.paths.keys()) if (this.paths.has(key)) return true;
+    return false;
+  }
+
+  /** Whether every path of `other` is in this set. */
+  hasAll(other: PathSet): boolean {
+    for (const key of other.paths.keys()) if (!this.paths.has(key)) return false;
+    return true;
+  }
+
   get size(): number {
     return this.paths.size;
   }

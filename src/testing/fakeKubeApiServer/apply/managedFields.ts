@@ -40,6 +40,68 @@ export function managerId(
   ]);
 }
 
+/** How many decoded `fieldsV1` are remembered (the cache starts afresh past it). */
+const DECODED_MAX = 10_000;
+/**
+ * A key of a `fieldsV1` made only of plain objects (its JSON), undefined for anything else (a
+ * value `undefined`, a string...): such a one is decoded afresh, so that the cache never answers
+ * for a value fromFieldsV1 would read otherwise.
+ */
+function cacheKey(node: unknown): string | undefined {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+  const proto = Object.getPrototypeOf(node) as unknown;
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let key = '{';
+  for (const [k, v] of Object.entries(node)) {
+    const child = cacheKey(v);
+    if (child === undefined) return undefined;
+    key += `${JSON.stringify(k)}:${child},`;
+  }
+  return `${key}}`;
+}
+
+/** Sets by the key of the `fieldsV1` they were decoded from. */
+const decoded = new Map<string, PathSet>();
+/** The canonical `fieldsV1` of a set encoded before, frozen: entries share it. */
+const encoded = new WeakMap<PathSet, FieldsV1>();
+
+function deepFreeze(fields: FieldsV1): FieldsV1 {
+  for (const child of Object.values(fields)) deepFreeze(child);
+  return Object.freeze(fields);
+}
+
+/**
+ * The set of a `fieldsV1`, undefined when it is not one. Every write decodes the managers of the
+ * object it changes and encodes them again, though most keep the same fields (a label patch
+ * changes one manager's set at most): a set is decoded once per distinct `fieldsV1` and shared,
+ * as no one changes a PathSet once made (its operations answer new sets).
+ */
+function decodeSet(fields: unknown): PathSet | undefined {
+  const key = cacheKey(fields);
+  if (key === undefined) return fromFieldsV1(fields);
+  let set = decoded.get(key);
+  if (set === undefined) {
+    set = fromFieldsV1(fields);
+    if (set === undefined) return undefined;
+    if (decoded.size >= DECODED_MAX) decoded.clear();
+    decoded.set(key, set);
+  }
+  return set;
+}
+
+/**
+ * The canonical `fieldsV1` of a set (toFieldsV1), kept per set and shared, frozen: the store
+ * copies what it keeps, and a change in place would throw rather than reach another entry.
+ */
+function encodeSet(set: PathSet): FieldsV1 {
+  let fields = encoded.get(set);
+  if (fields === undefined) {
+    fields = deepFreeze(toFieldsV1(set));
+    encoded.set(set, fields);
+  }
+  return fields;
+}
+
 /** The managers of `managedFields`; undefined when an entry is not valid (the server resets). */
 export function decodeManagers(entries: unknown): Managers | undefined {
   const out: Managers = new Map();
@@ -50,7 +112,7 @@ export function decodeManagers(entries: unknown): Managers | undefined {
     if (e.operation !== 'Apply' && e.operation !== 'Update') return undefined;
     if (typeof e.apiVersion !== 'string' || e.apiVersion === '') return undefined;
     if (e.fieldsType !== 'FieldsV1') return undefined;
-    const set = fromFieldsV1(e.fieldsV1 ?? {});
+    const set = decodeSet(e.fieldsV1 ?? {});
     if (set === undefined) return undefined;
     const m: Manager = {
       manager: typeof e.manager === 'string' ? e.manager : '',
@@ -99,7 +161,7 @@ export function encodeManagers(managers: Managers): ManagedFieldsEntry[] | undef
       apiVersion: m.apiVersion,
       ...(m.time !== undefined ? { time: m.time } : {}),
       fieldsType: 'FieldsV1',
-      fieldsV1: toFieldsV1(m.set),
+      fieldsV1: encodeSet(m.set),
     };
     if (m.subresource !== undefined) e.subresource = m.subresource;
     return e;
@@ -134,5 +196,15 @@ export function copyManagers(managers: Managers): Managers {
 
 /** RFC 3339 in whole seconds, as managedFields times are written. */
 export function nowRfc3339(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Made once per second: every write asks for it.
+  const ms = Date.now();
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTime = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastTime;
 }
+
+let lastSecond = NaN;
+let lastTime = '';

@@ -97,7 +97,8 @@ export function compare(
   path: FieldPath = [],
   out: Comparison = { added: new PathSet(), modified: new PathSet(), removed: new PathSet() },
 ): Comparison {
-  if (lhs === undefined && rhs === undefined) return out;
+  // The same value (a patch shares what it leaves alone with the live object): nothing changed.
+  if (lhs === rhs) return out;
   const t = resolve(type, rhs === undefined ? lhs : rhs);
   const shaped = (v: Json): boolean =>
     v === undefined || (t.kind === 'list' ? Array.isArray(v) : isMap(v));

@@ -176,9 +176,19 @@ export function writeUpdate(
   prev: KubernetesObject,
   next: KubernetesObject,
 ): KubernetesObject {
-  const updated = objects.update(ref, next);
-  if (finalizedBy(prev, updated)) {
-    objects.delete(ref, updated.metadata?.namespace, updated.metadata!.name!);
+  return structuredClone(writeUpdateEntry(objects, ref, prev, next).obj);
+}
+
+/** `writeUpdate`, answering the stored entry of the update itself (not a copy, to read only). */
+export function writeUpdateEntry(
+  objects: ObjectStore,
+  ref: ResourceRef<unknown>,
+  prev: KubernetesObject,
+  next: KubernetesObject,
+): Entry {
+  const updated = objects.updateEntry(ref, next);
+  if (finalizedBy(prev, updated.obj)) {
+    objects.delete(ref, updated.obj.metadata?.namespace, updated.obj.metadata!.name!);
   }
   return updated;
 }
