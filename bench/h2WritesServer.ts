@@ -7,9 +7,10 @@ import type { Server } from 'node:net';
 import { configmaps } from '../src/index.js';
 import { FakeKubeApiServer } from '../src/testing/index.js';
 
-const start = async (tls: boolean) => {
+const start = async (tls: boolean, maxConcurrentStreams?: number) => {
   const server = await FakeKubeApiServer.start({
     ...(tls ? { tls: true } : { http2: false }),
+    ...(maxConcurrentStreams !== undefined && { maxConcurrentStreams }),
     historySize: 0,
     bookmarkIntervalMs: 0,
     recordLimit: 0,
@@ -38,6 +39,8 @@ const counted = (_req: unknown, res: NodeJS.EventEmitter) => {
 const server = await start(true);
 // The same objects on plain HTTP/1.1 (the sharding bench's mode without --http2).
 const plain = await start(false);
+// TLS with HTTP/2 allowing 16 streams per session: 64 writes take 4 sessions (the bench's h2x16).
+const limited = await start(true, 16);
 process.on('message', (message) => {
   if (message !== 'stats') return;
   const { user, system } = process.cpuUsage();
@@ -50,9 +53,10 @@ process.on('message', (message) => {
 });
 process.on(
   'disconnect',
-  () => void Promise.all([server.stop(), plain.stop()]).then(() => process.exit(0)),
+  () => void Promise.all([server.stop(), plain.stop(), limited.stop()]).then(() => process.exit(0)),
 );
 process.send!({
   kubeconfig: server.kubeConfig().exportConfig(),
   plain: plain.kubeConfig().exportConfig(),
+  limited: limited.kubeConfig().exportConfig(),
 });
