@@ -60,6 +60,10 @@ const profileKillTo = option('profile-kill');
 let killProfiled = false;
 /** `--http2`: the server on TLS with HTTP/2 offered, as kube-apiserver (else plain HTTP/1.1). */
 const http2 = process.argv.includes('--http2');
+/** `--http1-client`: with `--http2`, the clients still speak HTTP/1.1 over TLS (`http2: false`). */
+const http1Client = process.argv.includes('--http1-client');
+const clientConnection = (kc: KubeConfig) =>
+  kubeConfigConnection(kc, http1Client ? { http2: false } : {});
 /** `--server=inline`: the test server in this process (the bench's figures before 2026-12-02). */
 const inline = option('server') === 'inline';
 /** Rounds so far: each has its own ring (below). */
@@ -184,7 +188,7 @@ async function round(n: number) {
   // the Lease fails as a dead process's would, so its objects move only once the Lease expired.
   const cut = new Set<string>();
   const connectionOf = (identity: string): ClusterConnection => {
-    const connection = kubeConfigConnection(server.kubeConfig());
+    const connection = clientConnection(server.kubeConfig());
     return {
       resolve: () =>
         cut.has(identity)
@@ -238,7 +242,7 @@ async function round(n: number) {
   // When the ring's two labels of some object last changed, as this watch saw it: a rebalance
   // ended then, not when the poll below (every 20 ms, a look at every object) noticed it.
   let labelsChangedAt = 0;
-  const watcher = fromWatch(server.kubeConfig(), metadataOnly(configmaps), {
+  const watcher = fromWatch(clientConnection(server.kubeConfig()), metadataOnly(configmaps), {
     namespace: 'app',
   }).subscribe((event) => {
     if (event.type === 'ERROR' || event.type === 'BOOKMARK') return;
@@ -264,16 +268,16 @@ async function round(n: number) {
   let sharder = '';
   /** Told of every Lease event (the kill's: when the sharder claims the victim's Lease). */
   let onLease: ((lease: LeaseObject) => void) | undefined;
-  const leaseWatcher = fromWatch(server.kubeConfig(), leases, { namespace: 'ops' }).subscribe(
-    (event) => {
-      if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return;
-      timeline.lease(event.object);
-      onLease?.(event.object);
-      if (event.object.metadata.name === ring) {
-        sharder = (event.object.spec?.holderIdentity ?? '').split('/')[0] ?? '';
-      }
-    },
-  );
+  const leaseWatcher = fromWatch(clientConnection(server.kubeConfig()), leases, {
+    namespace: 'ops',
+  }).subscribe((event) => {
+    if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return;
+    timeline.lease(event.object);
+    onLease?.(event.object);
+    if (event.object.metadata.name === ring) {
+      sharder = (event.object.spec?.holderIdentity ?? '').split('/')[0] ?? '';
+    }
+  });
   const labels = () => [...labelled.values()];
   /** Milliseconds from `from` until rebalanced (the last label change), or NaN if never. */
   const rebalanced = async (ids: string[], from: number): Promise<number> => {

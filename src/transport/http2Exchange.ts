@@ -77,8 +77,13 @@ export class Http2Exchange extends ExchangeBody {
         if (name[0] !== ':') responseHeaders[name] = value as string;
       }
       this.answer({ statusCode, statusText: '', headers: responseHeaders });
+      // Only now: node:http2 emits 'response' on the next tick, while a DATA frame read in the
+      // same socket read as its HEADERS is emitted at once to a flowing stream, before the head
+      // is known, and would be lost (a 2xx write read as an empty body). Until this listener,
+      // the stream is not flowing and node:http2 holds its data; paused above, it flows once the
+      // consumer starts.
+      stream.on('data', (chunk: Buffer) => this.deliver(chunk));
     });
-    stream.on('data', (chunk: Buffer) => this.deliver(chunk));
     stream.on('end', () => {
       this.deliverEnd();
       this.over();

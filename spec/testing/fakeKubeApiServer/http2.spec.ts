@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import http2 from 'node:http2';
 import type { ClientHttp2Session } from 'node:http2';
+import { Socket } from 'node:net';
 import { pods } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import { pod } from '../../../src/testing/marbles/builders.js';
@@ -22,6 +23,27 @@ describe('FakeKubeApiServer over HTTP/2', () => {
   afterEach(async () => {
     for (const s of sessions.splice(0)) s.destroy();
     await server.stop();
+  });
+
+  it('turns Nagle off on every socket of the ALPN port, HTTP/1.1 ones too', async () => {
+    // node's HTTP/2 server sets TCP_NODELAY only on the sockets that speak h2: HTTP/1.1 ones
+    // held small writes (watch events) until the previous segment was acked.
+    server = await FakeKubeApiServer.start({ tls: true });
+    const port = Number(new URL(server.url).port);
+    const noDelay: Socket[] = [];
+    const setNoDelay = Socket.prototype.setNoDelay;
+    Socket.prototype.setNoDelay = function (this: Socket, enable?: boolean) {
+      if (enable !== false && this.localPort === port) noDelay.push(this);
+      return setNoDelay.call(this, enable);
+    };
+    try {
+      await get(server, '/api/v1/pods');
+      await open();
+    } finally {
+      Socket.prototype.setNoDelay = setNoDelay;
+    }
+    expect(server.requests.map((r) => r.httpVersion)).toEqual(['1.1']);
+    expect(new Set(noDelay.map((socket) => socket.remotePort)).size).toBe(2);
   });
 
   it('offers h2 through ALPN and still answers HTTP/1.1 on the same port', async () => {

@@ -123,6 +123,10 @@ export class HttpListener {
   }
 
   private track(socket: Socket): void {
+    // No Nagle, as kube-apiserver (Go sets TCP_NODELAY on every connection): node's http and
+    // https servers do it, its HTTP/2 server only on the sockets that speak h2, so HTTP/1.1
+    // over the ALPN port (allowHTTP1) held small writes (watch events) behind unacked ones.
+    socket.setNoDelay(true);
     const id = ++this.seq;
     const remotePort = socket.remotePort ?? -1;
     this.sockets.set(socket, id);
