@@ -13,7 +13,6 @@
 // copies share rxjs, whose call sites see both): trust differences well beyond that, and repeat
 // with the builds swapped (--dist and --alt) before believing a smaller one.
 import { resolve as resolvePath } from 'node:path';
-import { setImmediate } from 'node:timers';
 import { pathToFileURL, URL, fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
 
@@ -23,64 +22,21 @@ const SLICES = Number(args.slices ?? 40);
 const EVENTS = Number(args.events ?? 20_000);
 const MODES = (args.modes ?? 'pipeline,resume,store,none').split(',');
 process.env.BENCH_STREAM = args.stream ?? 'cycle';
-process.env.BENCH_PODS ??= process.env.BENCH_STREAM === 'cycle' ? '100' : '1000';
-const { PODS, CYCLE_LENGTH, eventLine, podTemplates } = await import('./watch/pods.mjs');
-const { Observable, of } = await import('rxjs');
-
-const templates = podTemplates();
-const pool = [];
-const turns = process.env.BENCH_STREAM === 'cycle' ? 30 * CYCLE_LENGTH : 20;
-for (let i = 0; i < turns * PODS; i++) pool.push(JSON.parse(eventLine(templates, i)));
+const { eventPool, operatorFeed } = await import('./watch/operatorFeed.mjs');
+const pool = await eventPool();
 
 /** The operators of one build, fed by a source this bench pushes events into. */
 async function build(distDir, mode) {
-  const dist = (path) => pathToFileURL(resolvePath(distDir, path)).href;
-  const { createWatchSource } = await import(dist('sources/WatchSource.js'));
-  const { withBookmarks } = await import(dist('operators/withBookmarks.js'));
-  const { resumeFromResourceVersion } = await import(
-    dist('operators/resumeFromResourceVersion.js')
-  );
-  const { toStore } = await import(dist('operators/toStore.js'));
-  let push;
-  const connect = () =>
-    new Observable((subscriber) => {
-      push = (event) => subscriber.next(event);
-    });
-  const source = createWatchSource({
-    cluster: {},
-    resource: { group: '', version: 'v1', plural: 'pods' },
-    options: {},
-    connect,
-    list: () => of({ items: [], resourceVersion: '1' }),
-  });
-  const resumed = () => source.pipe(withBookmarks(), resumeFromResourceVersion());
-  const pipelines = {
-    pipeline: () => resumed().pipe(toStore()),
-    resume: resumed,
-    store: () => connect().pipe(toStore()),
-    none: () => connect(),
-  };
-  let last;
-  pipelines[mode]().subscribe((value) => (last = value));
-  // The resumer lists (of(): synchronous) and opens the watch before the first push.
-  await new Promise((resolve) => setImmediate(resolve));
-  let version = 2;
-  let at = 0;
+  const feed = await operatorFeed(distDir, mode, pool);
   return {
     /** Sends `count` events; returns CPU µs used. */
     slice(count) {
       const before = process.cpuUsage();
-      for (let i = 0; i < count; i++) {
-        const event = pool[at];
-        at = (at + 1) % pool.length;
-        const resourceVersion = String(version++);
-        event.object.metadata.resourceVersion = resourceVersion;
-        push({ type: event.type, object: event.object, resourceVersion });
-      }
+      feed.send(count);
       const { user, system } = process.cpuUsage(before);
       return user + system;
     },
-    last: () => last,
+    last: feed.last,
   };
 }
 

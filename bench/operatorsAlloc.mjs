@@ -12,8 +12,7 @@
 // `none` (the source alone: the event object and its version string) is the floor.
 import { execFile } from 'node:child_process';
 import { resolve as resolvePath } from 'node:path';
-import { setImmediate } from 'node:timers';
-import { fileURLToPath, pathToFileURL, URL } from 'node:url';
+import { fileURLToPath, URL } from 'node:url';
 import { promisify } from 'node:util';
 import { benchArgs } from './args.mjs';
 
@@ -22,49 +21,8 @@ const EVENTS = Number(args.events ?? 1_000_000);
 const here = resolvePath(args.dist ?? fileURLToPath(new URL('../dist/', import.meta.url)));
 
 if (args.child) {
-  process.env.BENCH_PODS ??= process.env.BENCH_STREAM === 'cycle' ? '100' : '1000';
-  const { PODS, CYCLE_LENGTH, eventLine, podTemplates } = await import('./watch/pods.mjs');
-  const { Observable, of } = await import('rxjs');
-  const dist = (path) => pathToFileURL(resolvePath(here, path)).href;
-  const { createWatchSource } = await import(dist('sources/WatchSource.js'));
-  const { withBookmarks } = await import(dist('operators/withBookmarks.js'));
-  const { resumeFromResourceVersion } = await import(
-    dist('operators/resumeFromResourceVersion.js')
-  );
-  const { toStore } = await import(dist('operators/toStore.js'));
-  const templates = podTemplates();
-  const pool = [];
-  const turns = process.env.BENCH_STREAM === 'cycle' ? 30 * CYCLE_LENGTH : 20;
-  for (let i = 0; i < turns * PODS; i++) pool.push(JSON.parse(eventLine(templates, i)));
-  let push;
-  const connect = () => new Observable((subscriber) => void (push = (e) => subscriber.next(e)));
-  const source = createWatchSource({
-    cluster: {},
-    resource: { group: '', version: 'v1', plural: 'pods' },
-    options: {},
-    connect,
-    list: () => of({ items: [], resourceVersion: '1' }),
-  });
-  const resumed = () => source.pipe(withBookmarks(), resumeFromResourceVersion());
-  const pipelines = {
-    pipeline: () => resumed().pipe(toStore()),
-    resume: resumed,
-    store: () => connect().pipe(toStore()),
-    none: () => connect(),
-  };
-  pipelines[args.mode]().subscribe(() => {});
-  await new Promise((resolve) => setImmediate(resolve));
-  let version = 2;
-  let at = 0;
-  const send = (count) => {
-    for (let i = 0; i < count; i++) {
-      const event = pool[at];
-      at = (at + 1) % pool.length;
-      const resourceVersion = String(version++);
-      event.object.metadata.resourceVersion = resourceVersion;
-      push({ type: event.type, object: event.object, resourceVersion });
-    }
-  };
+  const { eventPool, operatorFeed } = await import('./watch/operatorFeed.mjs');
+  const { send } = await operatorFeed(here, args.mode, await eventPool());
   send(20_000);
   globalThis.gc();
   console.log('MEASURED FROM HERE');
