@@ -160,6 +160,17 @@ describe.each(WRITES)('%s answered by a hostile server', (_name, write) => {
     expect(everyText(error)).not.toContain(TOKEN);
   });
 
+  it('a 2xx with no body: PARSE_ERROR, never a write that resolves with undefined', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end();
+    };
+    const error = await rejection(write());
+    expect(error.errorType).toBe('PARSE_ERROR');
+    expect(error.statusCode).toBe(200);
+    expect(error.message).toMatch(/no body/);
+  });
+
   it('a Status with control characters and the token: sanitised and redacted everywhere', async () => {
     const hostile = `\u001b]0;owned\u0007 Bearer ${TOKEN}\r\n\u009b2J token=${TOKEN}`;
     answer = (_req, res) => {

@@ -26,7 +26,7 @@ export interface JsonRequest {
  * Sends one request with a JSON body (or none) and parses the JSON of a 2xx answer: what
  * Leases and the test kit's writes use. Failures are results, as {@link openStream}'s are: a
  * non-2xx answer is its {@link WatchError} (a 409 Conflict has `statusCode` 409), a body that
- * is not JSON is PARSE_ERROR. Never rejects.
+ * is not JSON (or no body at all, but for a 204) is PARSE_ERROR. Never rejects.
  *
  * @example
  * const got = await requestJson(kc, { method: 'GET', path: '/apis/coordination.k8s.io/v1/namespaces/a/leases/b', signal });
@@ -46,6 +46,14 @@ export async function requestJson<T = unknown>(
   const read = await readAnswer(opened, path, signal, limit);
   if (!read.ok) return read;
   const text = utf8Text(read.bytes);
+  // Every 2xx of the API (but a 204) carries an object or a Status: an empty one is a malformed
+  // answer, never an `undefined` to hand on as the object a write returned.
+  if (text === '' && opened.head.statusCode !== 204) {
+    return {
+      ok: false,
+      error: WatchError.parse(path, 'the answer has no body', undefined, opened.head.statusCode),
+    };
+  }
   try {
     return {
       ok: true,
