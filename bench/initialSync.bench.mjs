@@ -10,9 +10,10 @@
 import { execFile } from 'node:child_process';
 import { resolve as resolvePath } from 'node:path';
 import { setImmediate } from 'node:timers';
-import { URL, fileURLToPath, pathToFileURL } from 'node:url';
+import { URL, fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { benchArgs } from './args.mjs';
+import { resumedStoreOperators } from './watch/operatorFeed.mjs';
 
 const args = benchArgs();
 const PODS = Number(args.pods ?? 20_000);
@@ -59,13 +60,8 @@ for (const suffix of ALT ? ['', '@alt'] : ['']) {
 
 async function measure(mode, distDir) {
   const { Observable, NEVER, defer, of } = await import('rxjs');
-  const dist = (path) => pathToFileURL(resolvePath(distDir, path)).href;
-  const { createWatchSource } = await import(dist('sources/WatchSource.js'));
-  const { withBookmarks } = await import(dist('operators/withBookmarks.js'));
-  const { resumeFromResourceVersion } = await import(
-    dist('operators/resumeFromResourceVersion.js')
-  );
-  const { toStore } = await import(dist('operators/toStore.js'));
+  const { createWatchSource, withBookmarks, resumeFromResourceVersion, toStore } =
+    await resumedStoreOperators(distDir);
   const { podTemplates, eventLine } = await import('./watch/pods.mjs');
   const templates = podTemplates();
   // Pod i's line, its name made unique (the templates repeat), as the server would send it.

@@ -40,6 +40,7 @@ import { gcSummary } from './gcSummary.mjs';
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { benchArgs } from './args.mjs';
+import { resumedStoreOperators } from './watch/operatorFeed.mjs';
 
 const args = benchArgs();
 const EVENTS = Number(args.events ?? 100_000);
@@ -158,13 +159,9 @@ async function chunksOf(stream) {
 
 async function measure(mode, stream, distDir) {
   const { Observable, map, of } = await import('rxjs');
+  const { createWatchSource, withBookmarks, resumeFromResourceVersion, toStore } =
+    await resumedStoreOperators(distDir);
   const dist = (path) => pathToFileURL(resolvePath(distDir, path)).href;
-  const { createWatchSource } = await import(dist('sources/WatchSource.js'));
-  const { withBookmarks } = await import(dist('operators/withBookmarks.js'));
-  const { resumeFromResourceVersion } = await import(
-    dist('operators/resumeFromResourceVersion.js')
-  );
-  const { toStore } = await import(dist('operators/toStore.js'));
   const { shareWatch } = await import(dist('operators/shareWatch.js'));
   const { createInformers } = await import(dist('operators/createInformers.js'));
   const { changedBy } = await import(dist('operators/changedBy.js'));

@@ -19,13 +19,10 @@ export async function eventPool() {
 }
 
 /**
- * Subscribes `mode` (pipeline: withBookmarks + resumeFromResourceVersion + toStore; resume;
- * store: toStore alone; none: the source alone) of the build in `distDir`, and returns
- * `send(count)`, which pushes the pool's next `count` events, each with a fresh resourceVersion,
- * and `last()`, the last value the pipeline emitted.
+ * The operators of the resumed store (and the source they run on) from the build in `distDir`:
+ * what the operator benches compare across builds.
  */
-export async function operatorFeed(distDir, mode, pool) {
-  const { Observable, of } = await import('rxjs');
+export async function resumedStoreOperators(distDir) {
   const dist = (path) => pathToFileURL(resolvePath(distDir, path)).href;
   const { createWatchSource } = await import(dist('sources/WatchSource.js'));
   const { withBookmarks } = await import(dist('operators/withBookmarks.js'));
@@ -33,6 +30,19 @@ export async function operatorFeed(distDir, mode, pool) {
     dist('operators/resumeFromResourceVersion.js')
   );
   const { toStore } = await import(dist('operators/toStore.js'));
+  return { createWatchSource, withBookmarks, resumeFromResourceVersion, toStore };
+}
+
+/**
+ * Subscribes `mode` (pipeline: withBookmarks + resumeFromResourceVersion + toStore; resume;
+ * store: toStore alone; none: the source alone) of the build in `distDir`, and returns
+ * `send(count)`, which pushes the pool's next `count` events, each with a fresh resourceVersion,
+ * and `last()`, the last value the pipeline emitted.
+ */
+export async function operatorFeed(distDir, mode, pool) {
+  const { Observable, of } = await import('rxjs');
+  const { createWatchSource, withBookmarks, resumeFromResourceVersion, toStore } =
+    await resumedStoreOperators(distDir);
   let push;
   const connect = () =>
     new Observable((subscriber) => {

@@ -91,10 +91,9 @@ export class Elector {
     this.tick?.unsubscribe();
     this.deadline?.unsubscribe();
     this.inFlight?.abort();
-    if (this.leading && !release) this.leading = false;
     if (this.leading) {
       this.leading = false;
-      void this.release();
+      if (release) void this.release();
     }
   }
 

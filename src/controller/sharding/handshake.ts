@@ -61,6 +61,12 @@ export interface MemberKeys {
   seen: Set<string>;
 }
 
+/** What the handshake reads of an object: its labels and version. */
+type LabelledObject = { metadata?: { labels?: Record<string, string>; resourceVersion?: string } };
+
+/** The ring's two labels, as a member reads them. */
+type MemberLabels = { assignLabel: string; drainLabel: string };
+
 /**
  * The member's half, for a run of `key` about to start with `object` (as its label-selected
  * store holds it): run the user's reconcile, skip it (not this member's), or release the key
@@ -77,11 +83,11 @@ export interface MemberKeys {
  * memberStep(undefined, 'app/web', keys, identity, names); // 'skip' unless app/web was ours
  */
 export function memberStep(
-  object: { metadata?: { labels?: Record<string, string>; resourceVersion?: string } } | undefined,
+  object: LabelledObject | undefined,
   key: string,
   keys: MemberKeys,
   identity: string,
-  labelsOf: { assignLabel: string; drainLabel: string },
+  labelsOf: MemberLabels,
 ): MemberStep {
   const step = peekMemberStep(object, key, keys, identity, labelsOf);
   if (object === undefined) {
@@ -108,11 +114,11 @@ export function memberStep(
  * peekMemberStep(draining, 'app/web', keys, identity, names); // 'release'
  */
 export function peekMemberStep(
-  object: { metadata?: { labels?: Record<string, string>; resourceVersion?: string } } | undefined,
+  object: LabelledObject | undefined,
   key: string,
   keys: MemberKeys,
   identity: string,
-  labelsOf: { assignLabel: string; drainLabel: string },
+  labelsOf: MemberLabels,
 ): MemberStep {
   if (object === undefined) return keys.seen.has(key) ? 'run' : 'skip';
   const meta = object.metadata ?? {};

@@ -3,7 +3,7 @@ import type { KubernetesObject, ResourceRef } from '../../../types.js';
 import { jsonEqual } from '../jsonEqual.js';
 import type { ObjectStore, StoredEvent } from '../ObjectStore.js';
 import type { ResourceTypes } from '../ResourceTypes.js';
-import { deleteObject, writeUpdate } from './deleteObject.js';
+import { deleteObject, writeUpdateEntry } from './deleteObject.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './finalizers.js';
 import type { PropagationPolicy } from './options.js';
 import { deletingWith, entryAt, ownerRefs, placeId, resolveOwner } from './ownerGraph.js';
@@ -234,7 +234,7 @@ export class GarbageCollector {
     const next = structuredClone(obj);
     if (refs.length === 0) delete next.metadata!.ownerReferences;
     else next.metadata!.ownerReferences = refs;
-    writeUpdate(this.objects, place.ref, obj, next);
+    writeUpdateEntry(this.objects, place.ref, obj, next);
   }
 
   private removeFinalizer(place: Place, finalizer: string): void {
@@ -243,6 +243,6 @@ export class GarbageCollector {
     const rest = (next.metadata!.finalizers ?? []).filter((f) => f !== finalizer);
     if (rest.length === 0) delete next.metadata!.finalizers;
     else next.metadata!.finalizers = rest;
-    writeUpdate(this.objects, place.ref, entry.obj, next);
+    writeUpdateEntry(this.objects, place.ref, entry.obj, next);
   }
 }

@@ -1,6 +1,7 @@
 import { versionOf } from '../../../objects/versionOf.js';
 import type { V1ObjectMeta as ObjectMeta } from '@kubernetes/client-node';
 import type { KubernetesObject, ResourceRef } from '../../../types.js';
+import { cloneObject } from '../cloneObject.js';
 import { jsonEqual } from '../jsonEqual.js';
 import { objectKey } from '../ObjectStore.js';
 import type { Entry, ObjectStore } from '../ObjectStore.js';
@@ -168,7 +169,7 @@ export function finalizedBy(prev: KubernetesObject, next: KubernetesObject): boo
 
 /**
  * Writes an update; when it removed the last finalizer of a terminating object, the object is
- * then deleted (watchers see MODIFIED, then DELETED). Returns the updated object.
+ * then deleted (watchers see MODIFIED, then DELETED). Returns a copy of the updated object.
  */
 export function writeUpdate(
   objects: ObjectStore,
@@ -176,7 +177,7 @@ export function writeUpdate(
   prev: KubernetesObject,
   next: KubernetesObject,
 ): KubernetesObject {
-  return structuredClone(writeUpdateEntry(objects, ref, prev, next).obj);
+  return cloneObject(writeUpdateEntry(objects, ref, prev, next).obj);
 }
 
 /** `writeUpdate`, answering the stored entry of the update itself (not a copy, to read only). */
