@@ -83,6 +83,8 @@ async function profileThisProcess(): Promise<{ stop(to: string): Promise<void> }
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
+  // A sample every 100 µs, as the server's (the default 1 ms leaves a few hundred in a move).
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
   await session.post('Profiler.start');
   return {
     stop: async (to) => {

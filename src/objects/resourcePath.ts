@@ -84,7 +84,12 @@ export function resourcePath(
   if (location.name !== undefined) segments.push(location.name);
   if (location.subresource !== undefined) segments.push(location.subresource);
 
-  for (const [kind, value] of checks) assertSegment(kind, value, displayPath(segments));
+  for (const [kind, value] of checks) {
+    // The path for the message only when one is needed: a write's path is built per request.
+    if (typeof value !== 'string' || !isValidSegment(kind, value)) {
+      assertSegment(kind, value, displayPath(segments));
+    }
+  }
   return '/' + segments.map(encodeURIComponent).join('/');
 }
 

@@ -99,7 +99,51 @@ function connectorFor({ tls, proxy }: Target, http2: boolean): buildConnector.co
   return proxy === undefined ? toServer : proxyConnector(proxy, toServer);
 }
 
-function targetKey({ origin, tls, proxy }: Target): string {
+/** Per origin, proxy and transport settings: the last TLS material seen, and its key. */
+const recentKeys = new Map<string, { tls: ResolvedTls | undefined; key: string }>();
+
+/**
+ * What makes requests share connections, as a Map key: the origin, the proxy, the transport
+ * settings and a digest of the TLS material (never the material itself: a client key is no
+ * Map key). Requests to one target resolve the same material again and again: the digest of
+ * the last one is kept per origin and found by comparing values, where hashing a CA, a
+ * certificate and a key per request cost a write more than its own path validation.
+ */
+function targetKey(target: Target): string {
+  const { origin, tls, proxy } = target;
+  const plain = `${origin}\0${proxy ?? ''}\0${settingsKey()}`;
+  const recent = recentKeys.get(plain);
+  if (recent !== undefined && sameTls(recent.tls, tls)) return recent.key;
+  const key = digest(target);
+  if (recentKeys.size >= MAX_TARGETS) recentKeys.clear();
+  // Copies of Buffers: a caller that changed one in place would otherwise still match it.
+  const kept = tls && { ...tls, ca: copy(tls.ca), cert: copy(tls.cert), key: copy(tls.key) };
+  recentKeys.set(plain, { tls: kept, key });
+  return key;
+}
+
+function copy<T extends string | Buffer | undefined>(value: T): T {
+  return (Buffer.isBuffer(value) ? Buffer.from(value) : value) as T;
+}
+
+function sameTls(a: ResolvedTls | undefined, b: ResolvedTls | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    sameBytes(a.ca, b.ca) &&
+    sameBytes(a.cert, b.cert) &&
+    sameBytes(a.key, b.key) &&
+    a.servername === b.servername &&
+    a.rejectUnauthorized === b.rejectUnauthorized
+  );
+}
+
+/** Equal strings, or equal Buffers (a string and a Buffer are not: the digest decides then). */
+function sameBytes(a: string | Buffer | undefined, b: string | Buffer | undefined): boolean {
+  if (a === b) return true;
+  return Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b);
+}
+
+function digest({ origin, tls, proxy }: Target): string {
   const hash = createHash('sha256');
   for (const part of [
     origin,

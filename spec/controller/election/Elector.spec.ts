@@ -66,6 +66,8 @@ class FakeLeases implements LeaseApi {
   failing = false;
   private rv = 1;
   readonly writes: { at: number; holder: string | undefined }[] = [];
+  /** Updates refused for a stale resourceVersion. */
+  conflicts = 0;
 
   constructor(private readonly scheduler: ManualScheduler) {}
 
@@ -118,8 +120,10 @@ class FakeLeases implements LeaseApi {
 
   update(lease: LeaseObject, signal: AbortSignal): Promise<LeaseResult<LeaseObject>> {
     return this.answer(signal, () => {
-      if (lease.metadata.resourceVersion !== this.lease?.metadata.resourceVersion)
+      if (lease.metadata.resourceVersion !== this.lease?.metadata.resourceVersion) {
+        this.conflicts++;
         return { ok: false, error: conflict('conflict') };
+      }
       return this.store(lease);
     });
   }
@@ -217,6 +221,55 @@ describe('Elector (virtual time, client-go defaults: lease 15 s, renew deadline 
       [0, false],
       [21_000, true],
     ]);
+    elector.stop();
+  });
+
+  it('a renewal a watch noticed first counts from then: expiry is judged from the earliest sighting', async () => {
+    const { scheduler, api, elector, emitted } = setup();
+    api.change({ holderIdentity: 'other', leaseDurationSeconds: 15 });
+    elector.start(); // reads at 0, 2 000, 4 000, 6 000, ...
+    await scheduler.advanceTo(5_000);
+    api.change({ renewTime: '2000-01-01T00:00:00.000000Z' }); // the holder's last renewal
+    elector.notice(structuredClone(api.lease!), 5_000); // a watch saw it at once
+    // The read at 6 000 sees the same record: it does not restart the wait.
+    await scheduler.advanceTo(19_999);
+    expect(emitted).toEqual([[0, false]]);
+    await scheduler.advanceTo(30_000);
+    // 15 s after the watch saw the renewal, not after the read did (21 000 without it).
+    expect(emitted).toEqual([
+      [0, false],
+      [20_000, true],
+    ]);
+    elector.stop();
+  });
+
+  it('a record noticed earlier than the one held is not taken: a watch that lags does not restart the wait', async () => {
+    const { scheduler, api, elector, emitted } = setup();
+    api.change({ holderIdentity: 'other', leaseDurationSeconds: 15 });
+    const old = structuredClone(api.lease!);
+    elector.start();
+    await scheduler.advanceTo(5_000);
+    api.change({ renewTime: '2000-01-01T00:00:00.000000Z' }); // seen by the read at 6 000
+    await scheduler.advanceTo(6_500);
+    elector.notice(old, 0); // the first record, seen at 0 by a watch that lags
+    await scheduler.advanceTo(20_999);
+    expect(emitted).toEqual([[0, false]]);
+    await scheduler.advanceTo(22_000);
+    expect(emitted.at(-1)).toEqual([21_000, true]);
+    elector.stop();
+  });
+
+  it('a leader ignores what a watch noticed: its own writes are the record', async () => {
+    const { scheduler, api, elector } = setup();
+    elector.start();
+    await scheduler.advanceTo(1);
+    const before = structuredClone(api.lease!);
+    await scheduler.advanceTo(2_000); // renewed on the version it holds
+    elector.notice(before, 2_000); // an older record (a watch behind our renewal)
+    await scheduler.advanceTo(6_000);
+    // Every renewal was written on the version of the last one: no 409.
+    expect(api.writes.map((w) => w.at)).toEqual([0, 2_000, 4_000, 6_000]);
+    expect(api.conflicts).toBe(0);
     elector.stop();
   });
 

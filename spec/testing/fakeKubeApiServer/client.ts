@@ -128,6 +128,8 @@ export class Stream {
   status = 0;
   headers: IncomingHttpHeaders = {};
   raw = '';
+  /** Body chunks received (on HTTP/1.1, each write of the server's is one). */
+  chunks = 0;
   readonly ended: Promise<StreamEnd>;
   readonly responded: Promise<void>;
   private req!: http.ClientRequest;
@@ -150,6 +152,7 @@ export class Stream {
         res.setEncoding('utf8');
         res.on('data', (c: string) => {
           this.raw += c;
+          this.chunks++;
           for (const l of [...this.listeners]) l();
         });
         res.on('end', () => (complete = true));

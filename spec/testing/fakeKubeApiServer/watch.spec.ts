@@ -44,6 +44,27 @@ describe('FakeKubeApiServer watch', () => {
     w.close();
   });
 
+  it('sends the events of a burst of writes in one write, as kube-apiserver flushes a watch once nothing more is queued', async () => {
+    await start({ http2: false });
+    server.create(pods, pod('a', '0'));
+    const w = watch(server, '/api/v1/namespaces/default/pods');
+    await w.waitForLines(1);
+    const before = w.chunks;
+    // Ten writes in one turn of the event loop, as a server handling many requests at once.
+    for (let i = 0; i < 10; i++)
+      server.update(pods, pod('a', '0', { metadata: { labels: { n: `${i}` } } }));
+    const events = await w.waitForEvents(11);
+    expect(events.slice(1).map((e) => e.object.metadata.labels.n)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `${i}`),
+    );
+    // One write of ten lines (a read may still split it, never into ten).
+    expect(w.chunks - before).toBeLessThanOrEqual(2);
+    // Events of later turns follow in later writes, each on its own line.
+    server.update(pods, pod('a', '0', { metadata: { labels: { n: 'last' } } }));
+    expect((await w.waitForEvents(12))[11].object.metadata.labels.n).toBe('last');
+    w.close();
+  });
+
   it('accepts watch=1 and resourceVersion=0 like no version', async () => {
     await start();
     server.create(pods, pod('a', '0'));

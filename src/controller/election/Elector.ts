@@ -68,17 +68,25 @@ export class Elector {
   }
 
   /**
-   * Starts from an observation made before this Elector existed (by this process, on the same
-   * clock: `settings.now`): `lease` as first seen at `observedAt`. A standby seeded so judges
-   * expiry from then, not from its own first read: a new sharder that watched the ring's Leases
-   * all along need not watch a dead member's Lease a whole lease duration more. Ignored once
-   * the Elector has observed anything itself.
+   * An observation of the lease made outside this Elector, on the same clock (`settings.now`):
+   * `lease` as first seen at `at`, by a watch of it or before this Elector existed. A standby
+   * judges expiry from its earliest sighting of a record: its own reads see a renewal up to a
+   * retry period after a watch did, and a claim of a dead holder's lease would wait that much
+   * longer. A record other than the one held is taken only when seen no earlier than it (a
+   * watch that lags shows an older record later, never one judged older than it is); a wrong
+   * pick costs a 409 at most, as every write carries the version it was made on. Ignored while
+   * leading: our own writes are the record then.
    */
-  seed(lease: LeaseObject, observedAt: number): void {
-    if (this.observed !== undefined) return;
-    this.observed = lease;
-    this.observedKey = recordKey(lease);
-    this.observedAt = observedAt;
+  notice(lease: LeaseObject, at: number): void {
+    if (this.leading || this.stopped) return;
+    const key = recordKey(lease);
+    if (key === this.observedKey) {
+      this.observedAt = Math.min(this.observedAt, at);
+    } else if (this.observed === undefined || at >= this.observedAt) {
+      this.observed = lease;
+      this.observedKey = key;
+      this.observedAt = at;
+    }
   }
 
   /**

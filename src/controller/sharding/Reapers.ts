@@ -1,10 +1,12 @@
+import type { Store } from '../../operators/store/Store.js';
 import type { Cluster, Logger } from '../../types.js';
+import type { LeaseObject } from '../election/leaseApi.js';
 import { Elector } from '../election/Elector.js';
 import type { ElectionSettings } from '../election/electionSettings.js';
 import { fencedLeaseApi } from './fencedLeaseApi.js';
 import { claimLeaseApi } from './memberLease.js';
 import { MemberFence } from './MemberFence.js';
-import type { LeaseObservations } from './LeaseObservations.js';
+import { LeaseObservations } from './LeaseObservations.js';
 import type { ShardNames } from './shardNames.js';
 
 /**
@@ -26,6 +28,8 @@ import type { ShardNames } from './shardNames.js';
  */
 export class Reapers {
   private electors = new Map<string, { elector: Elector; holding: boolean; fence: MemberFence }>();
+  /** When this process first saw each of the ring's Leases as it is (shared with the member). */
+  private readonly observations: LeaseObservations;
 
   constructor(
     private readonly cluster: Cluster,
@@ -34,8 +38,28 @@ export class Reapers {
     private readonly settings: ElectionSettings,
     private readonly changed: () => void,
     private readonly logger?: Logger,
-    private readonly observations?: LeaseObservations,
-  ) {}
+    observations?: LeaseObservations,
+  ) {
+    this.observations = observations ?? new LeaseObservations(settings.now);
+  }
+
+  /**
+   * The ring's Leases as the sharder's watch shows them now: each claim judges expiry from its
+   * earliest sighting of a record. Its own reads, a retry period apart, see a dead member's
+   * last renewal up to a retry period after the watch did: half a retry period later, on
+   * average, its objects would start to move.
+   */
+  noticed(store: Store<LeaseObject, string>): void {
+    this.observations.update(store);
+    for (const [member, entry] of this.electors) {
+      const seen = this.observations.get(this.leaseName(member));
+      if (seen) entry.elector.notice(seen.lease, seen.at);
+    }
+  }
+
+  private leaseName(member: string): string {
+    return `${this.namespace}/${this.names.memberLease(member)}`;
+  }
 
   /** Stands by on `member`'s Lease (no-op when already). */
   watch(member: string): void {
@@ -59,8 +83,8 @@ export class Reapers {
     this.electors.set(member, entry);
     // What this process saw of the Lease before it was the sharder counts: expiry is judged
     // from when it first saw the record as it is, on its own clock.
-    const seen = this.observations?.get(`${this.namespace}/${this.names.memberLease(member)}`);
-    if (seen) entry.elector.seed(seen.lease, seen.at);
+    const seen = this.observations.get(this.leaseName(member));
+    if (seen) entry.elector.notice(seen.lease, seen.at);
     entry.elector.start();
   }
 

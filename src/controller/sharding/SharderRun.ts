@@ -96,7 +96,11 @@ export class SharderRun {
     const primary = metadataOnly(resource);
     this.subscriptions.push(
       informers.store(cluster, leases, { namespace, labelSelector: selector }).subscribe({
-        next: (store) => ((this.members = store), this.soon()),
+        next: (store) => {
+          this.members = store;
+          this.reapers.noticed(store);
+          this.soon();
+        },
       }),
       // The same upstream as the store below: its events name the objects a pass looks at.
       informers.events(cluster, primary, options).subscribe({

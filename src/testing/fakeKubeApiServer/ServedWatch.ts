@@ -84,12 +84,20 @@ function lineFor(
   return undefined;
 }
 
-/** One open `?watch=true` response. */
+/**
+ * One open `?watch=true` response. Lines go out in batches, as kube-apiserver's watch handler
+ * flushes only when no further event is queued for the watcher: the events of every request
+ * the server handles in one turn of the event loop (a burst of writes) are one socket write,
+ * not one each.
+ */
 export class ServedWatch {
   private written = 0;
   private held = false;
   private dead = false;
   private pending: string[] = [];
+  /** Lines written but not flushed yet (see `flush`), and the flush scheduled for them. */
+  private unflushed = '';
+  private flushing: NodeJS.Immediate | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private plan: WatchFaultPlan = {};
   /** The last resourceVersion this watch delivered or started from. */
@@ -195,7 +203,7 @@ export class ServedWatch {
   private periodicBookmark(): void {
     if (this.held || this.dead) return;
     this.lastRv = this.objects.rv;
-    this.res.write(Buffer.from(this.bookmarkLine(this.objects.rv, false)));
+    this.queue(this.bookmarkLine(this.objects.rv, false));
   }
 
   /** Ends the stall: writes what waited, in order. */
@@ -215,16 +223,33 @@ export class ServedWatch {
     if (this.dead) return;
     if (this.plan.cutAfter !== undefined && this.written === this.plan.cutAfter) {
       const bytes = Buffer.from(l);
+      this.flush();
       this.res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
       this.disconnect();
       return;
     }
-    // Buffers, not strings: node 20's HTTP/2 can send freed bytes of a string write when the
-    // stream is reset right after it (disconnect), and a Buffer stays alive until it is sent.
-    this.res.write(Buffer.from(l));
+    this.queue(l);
     this.written++;
     if (this.plan.dropAfter !== undefined && this.written >= this.plan.dropAfter) this.disconnect();
   }
+
+  /** Queues `l` for the flush at the end of this turn of the event loop. */
+  private queue(l: string): void {
+    this.unflushed += l;
+    this.flushing ??= setImmediate(this.flush);
+  }
+
+  /** Writes what is queued, now. */
+  private readonly flush = (): void => {
+    if (this.flushing !== undefined) clearImmediate(this.flushing);
+    this.flushing = undefined;
+    if (this.unflushed === '') return;
+    // Buffers, not strings: node 20's HTTP/2 can send freed bytes of a string write when the
+    // stream is reset right after it (disconnect), and a Buffer stays alive until it is sent.
+    const bytes = Buffer.from(this.unflushed);
+    this.unflushed = '';
+    this.res.write(bytes);
+  };
 
   /**
    * Cuts the watch once what was written is flushed: no final chunk (HTTP/1.1) or a reset
@@ -232,6 +257,7 @@ export class ServedWatch {
    */
   disconnect(): void {
     if (this.dead) return;
+    this.flush();
     this.dead = true;
     this.dispose();
     abortReply(this.res);
@@ -250,6 +276,7 @@ export class ServedWatch {
     if (this.dead) return;
     if (this.held) this.release();
     if (this.dead) return;
+    this.flush();
     this.dead = true;
     this.dispose();
     this.res.end();
@@ -262,6 +289,10 @@ export class ServedWatch {
 
   /** Stops following the store and clears every timer. Idempotent. */
   dispose(): void {
+    // The response closed (or is ending, after a flush): what is still queued has nowhere to go.
+    if (this.flushing !== undefined) clearImmediate(this.flushing);
+    this.flushing = undefined;
+    this.unflushed = '';
     this.store.listeners.delete(this.onEvent);
     for (const t of this.timers) clearTimeout(t);
     this.timers.length = 0;
