@@ -39,7 +39,11 @@ import {
 import { FakeKubeApiServer } from '../src/testing/index.js';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import {
+  monitorEventLoopDelay,
+  performance as perf,
+  type EventLoopUtilization,
+} from 'node:perf_hooks';
 import { ringOwners } from './ringOwners.js';
 import { RebalanceTimeline, leases, type LeaseObject } from './shardingTimeline.js';
 
@@ -365,14 +369,17 @@ async function round(n: number) {
     const there = profiling ? server.profile?.() : undefined;
     // The CPU time of the moves: from the claim of the victim's Lease (as this watch sees it)
     // until rebalanced, this process's (members, sharder) and the server's.
-    let atClaim: { at: number; here: NodeJS.CpuUsage; there: Promise<number> } | undefined;
+    let atClaim:
+      | { at: number; here: NodeJS.CpuUsage; loop: EventLoopUtilization; there: Promise<number> }
+      | undefined;
     onLease = (lease) => {
       const member = lease.metadata.labels?.['shard.kube-rx.io/member'];
       if (atClaim || member !== victim || !lease.spec?.holderIdentity?.startsWith('reaper:')) {
         return;
       }
       const there = server.cpuMs?.() ?? Promise.resolve(NaN);
-      atClaim = { at: performance.now(), here: process.cpuUsage(), there };
+      const loop = perf.eventLoopUtilization();
+      atClaim = { at: performance.now(), here: process.cpuUsage(), loop, there };
     };
     const killed = performance.now();
     timeline.mark();
@@ -384,6 +391,8 @@ async function round(n: number) {
     const movesCpu = atClaim && {
       ms: performance.now() - atClaim.at,
       here: process.cpuUsage(atClaim.here),
+      // The main thread's share of the time (cpuUsage counts GC and compiler threads too).
+      loop: perf.eventLoopUtilization(atClaim.loop).utilization,
       there: (await (server.cpuMs?.() ?? Promise.resolve(NaN))) - (await atClaim.there),
     };
     await here?.stop(profileKillTo!);
@@ -392,7 +401,7 @@ async function round(n: number) {
     killTimeline = timeline.toString();
     if (movesCpu) {
       const here = Math.round((movesCpu.here.user + movesCpu.here.system) / 1000);
-      killTimeline += `\n    CPU from the claim until rebalanced: ${here} ms here, ${Math.round(movesCpu.there)} ms the server's (inline: here), in ${Math.round(movesCpu.ms)} ms`;
+      killTimeline += `\n    CPU from the claim until rebalanced: ${here} ms here, ${Math.round(movesCpu.there)} ms the server's (inline: here), in ${Math.round(movesCpu.ms)} ms; this event loop busy ${Math.round(movesCpu.loop * 100)}%`;
     }
   }
   for (const s of members.values()) s.unsubscribe();

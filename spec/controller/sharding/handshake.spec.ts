@@ -99,6 +99,23 @@ describe('memberStep: the member half', () => {
     expect(memberStep(undefined, 'app/a', k, 'm1', names)).toBe('skip');
   });
 
+  it('inherited from a claim: releases the version its first list found, runs any later one', () => {
+    const k = keys();
+    // An incarnation that took its Lease over from a sharder's claim: a move the claim sent on
+    // version 4 may still land, so version 4 is handed back, never run.
+    k.inherited = new Map([['app/a', '4']]);
+    expect(peekMemberStep(object({ [A]: 'm1' }, '4'), 'app/a', k, 'm1', names)).toBe('release');
+    expect(memberStep(object({ [A]: 'm1' }, '4'), 'app/a', k, 'm1', names)).toBe('release');
+    k.released.set('app/a', '4');
+    // Released: the same version starts nothing; it left the store: not a deletion of ours.
+    expect(memberStep(object({ [A]: 'm1' }, '4'), 'app/a', k, 'm1', names)).toBe('skip');
+    expect(memberStep(undefined, 'app/a', k, 'm1', names)).toBe('skip');
+    // Assigned again (a later version: a move sent on 4 now meets a conflict): ours.
+    expect(memberStep(object({ [A]: 'm1' }, '6'), 'app/a', k, 'm1', names)).toBe('run');
+    // A key the list did not have is not inherited.
+    expect(memberStep(object({ [A]: 'm1' }, '4'), 'app/b', k, 'm1', names)).toBe('run');
+  });
+
   it('peekMemberStep answers as memberStep would, changing nothing', () => {
     const k = keys();
     const steps: Array<[ReturnType<typeof object> | undefined, string]> = [

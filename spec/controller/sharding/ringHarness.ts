@@ -29,6 +29,8 @@ export interface RunRecord {
   label: string | undefined;
   /** The label the server held for the key as the run started (what the member may act on). */
   serverLabel: string | undefined;
+  /** The resourceVersion of the object the run was given. */
+  version: string | undefined;
 }
 
 /** A member: its subscription and a switch that makes every request of it fail. */
@@ -83,6 +85,7 @@ export class Ring {
           end: Infinity,
           label: object?.metadata?.labels?.[LABEL],
           serverLabel: this.fake.get(configmaps, namespace, objectName)?.metadata?.labels?.[LABEL],
+          version: object?.metadata?.resourceVersion,
         };
         this.runs.push(record);
         await sleep(this.runMs);

@@ -6,6 +6,8 @@ import { controller } from '../../../src/controller/controller.js';
 import type { LeaseObject } from '../../../src/controller/election/leaseApi.js';
 import { leases as sharderLeases } from '../../../src/controller/sharding/memberLease.js';
 import { HashRing } from '../../../src/controller/sharding/hashRing.js';
+import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigConnection.js';
+import { resourceApi } from '../../../src/client/write/resourceApi.js';
 import { configmaps } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
@@ -320,6 +322,59 @@ describe('controller: sharding', () => {
       15_000,
     );
     expect(fake.get(leases, 'ops', 'cms.solo')?.spec?.holderIdentity).toMatch(/^solo\//);
+  }, 30_000);
+
+  it('a member that takes its Lease back from a claim runs none of the versions it inherits: a move the claim sent meets a conflict', async () => {
+    fake = await FakeKubeApiServer.start({ http2: false });
+    seed(fake, 6);
+    for (const object of fake.objects(configmaps, 'app')) {
+      fake.update(configmaps, {
+        ...object,
+        metadata: { ...object.metadata, labels: { [LABEL]: 'solo' } },
+      });
+    }
+    // A sharder claimed solo's Lease (it was gone), sent moves of its objects and died; one of
+    // those moves may still be applied by the server, on the version the sharder saw.
+    const inherited = new Map(
+      fake.objects(configmaps, 'app').map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]),
+    );
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    fake.create(leases, {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: 'cms.solo',
+        namespace: 'ops',
+        labels: { 'shard.kube-rx.io/ring': 'cms', 'shard.kube-rx.io/member': 'solo' },
+      },
+      spec: {
+        holderIdentity: 'reaper:gone/dead',
+        leaseDurationSeconds: 1,
+        acquireTime: now,
+        renewTime: now,
+        leaseTransitions: 1,
+      },
+    } as LeaseObject & KubernetesObject);
+    ring = new Ring(fake);
+    ring.join('solo');
+    await until(
+      () => new Set(ring!.runs.map((run) => run.key)).size === 6,
+      'every key run',
+      15_000,
+    );
+    // No run was given a version the claim's moves were sent on: each was handed back first.
+    const unfenced = ring.runs.filter((run) => run.version === inherited.get(run.key.slice(4)));
+    expect(unfenced.map((run) => `${run.key}@${run.version}`)).toEqual([]);
+    // Such a move, applied now, meets a conflict instead of moving a key solo runs.
+    const api = resourceApi(kubeConfigConnection(fake.kubeConfig()), configmaps);
+    for (const [name, version] of inherited) {
+      const late = api.patch(
+        name,
+        { metadata: { resourceVersion: version, labels: { [LABEL]: 'elsewhere' } } },
+        { namespace: 'app', type: 'merge' },
+      );
+      await expect(late).rejects.toMatchObject({ statusCode: 409 });
+    }
   }, 30_000);
 
   it('checks its names at call time, naming the field', () => {

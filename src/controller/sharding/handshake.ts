@@ -59,6 +59,13 @@ export interface MemberKeys {
   released: Map<string, string | undefined>;
   /** Keys it saw assigned to it (a deletion of one of them is its to clean up). */
   seen: Set<string>;
+  /**
+   * Of an incarnation that inherits a claim's moves (see `membership`'s `onJoined`): the
+   * version of each object its first list found labelled for it. A move the claim sent on
+   * that version may still land; released, the version changes and such a move meets a
+   * conflict. `undefined` until that list is known (no run decides before it).
+   */
+  inherited?: Map<string, string | undefined>;
 }
 
 /** What the handshake reads of an object: its labels and version. */
@@ -71,7 +78,8 @@ type MemberLabels = { assignLabel: string; drainLabel: string };
  * The member's half, for a run of `key` about to start with `object` (as its label-selected
  * store holds it): run the user's reconcile, skip it (not this member's), or release the key
  * (draining: the queue starts this run only after the key's previous run ended, so clearing
- * both labels now hands the key over with nothing of ours in flight).
+ * both labels now hands the key over with nothing of ours in flight; or inherited from a
+ * claim at the version found then, see {@link MemberKeys.inherited}).
  *
  * - Released by us and the store still shows the version we released: skip (the store has not
  *   seen the object leave yet; acting would overlap with the next member).
@@ -124,5 +132,7 @@ export function peekMemberStep(
   const meta = object.metadata ?? {};
   if (meta.labels?.[labelsOf.assignLabel] !== identity) return 'skip';
   if (keys.released.has(key) && keys.released.get(key) === meta.resourceVersion) return 'skip';
-  return meta.labels?.[labelsOf.drainLabel] !== undefined ? 'release' : 'run';
+  if (meta.labels?.[labelsOf.drainLabel] !== undefined) return 'release';
+  const inherited = keys.inherited;
+  return inherited?.has(key) && inherited.get(key) === meta.resourceVersion ? 'release' : 'run';
 }

@@ -102,6 +102,24 @@ export function memberHolder(identity: string): string {
   return `${identity}/${globalThis.crypto.randomUUID().slice(0, 8)}`;
 }
 
+/** What starts the holder a sharder writes in a member's Lease it claims. */
+const CLAIM_PREFIX = 'reaper:';
+
+/**
+ * The holder a sharder writes in the member Leases it claims: `reaper:` and its own holder.
+ *
+ * @example
+ * claimHolder('pod-1'); // 'reaper:pod-1/3f9a0c1e'
+ */
+export function claimHolder(identity: string): string {
+  return `${CLAIM_PREFIX}${memberHolder(identity)}`;
+}
+
+/** Whether `holder` is a sharder's claim ({@link claimHolder}). */
+export function isClaimHolder(holder: string): boolean {
+  return holder.startsWith(CLAIM_PREFIX);
+}
+
 /** Whether `lease` is held by an incarnation of its member (not free, not held by a sharder). */
 export function heldByMember(lease: LeaseObject): boolean {
   const member = (lease.metadata.labels as Record<string, string> | undefined)?.[MEMBER_LABEL];

@@ -4,7 +4,8 @@ import { Elector } from '../election/Elector.js';
 import { electionSettings } from '../election/electionSettings.js';
 import type { LeaderElectionConfig } from '../LeaderElectionConfig.js';
 import { fencedLeaseApi } from './fencedLeaseApi.js';
-import { memberHolder, memberLeaseApi } from './memberLease.js';
+import type { LeaseApi, LeaseObject } from '../election/leaseApi.js';
+import { isClaimHolder, memberHolder, memberLeaseApi } from './memberLease.js';
 import type { MemberFence } from './MemberFence.js';
 import type { ShardNames } from './shardNames.js';
 
@@ -18,6 +19,20 @@ export interface MembershipConfig extends Omit<LeaderElectionConfig, 'name'> {
   settled: () => Promise<unknown>;
   /** Told of every successful write of the Lease as ours (what a run checks before it starts). */
   fence?: MemberFence;
+  /**
+   * Told as each incarnation joins, before `true` is emitted, whether it inherits what it finds
+   * labelled for it: it took its Lease over from a sharder's claim, or created it afresh (a
+   * claim let go deletes the Lease). Either way a sharder moved this member's objects, and a
+   * move it sent may still be applied by the server. Not so when the Lease was free (a member
+   * releases it so) or held by an earlier incarnation of this member (no claim came between).
+   */
+  onJoined?: (inherits: boolean) => void;
+}
+
+/** Whether an incarnation that took its Lease over from `before` inherits a claim's moves. */
+function inherits(before: LeaseObject | undefined | null): boolean {
+  if (before === undefined || before === null) return true;
+  return isClaimHolder(before.spec?.holderIdentity ?? '');
 }
 
 /**
@@ -41,7 +56,7 @@ export interface MembershipConfig extends Omit<LeaderElectionConfig, 'name'> {
  * membership(kc, { namespace: 'ops', identity: 'pod-1', names, settled }).subscribe(log);
  */
 export function membership(cluster: Cluster, config: MembershipConfig): Observable<boolean> {
-  const { names, settled, identity, namespace, logger, fence } = config;
+  const { names, settled, identity, namespace, logger, fence, onJoined } = config;
   // Checked once at call time (RangeError, TypeError), as leaderElection checks.
   const checked = electionSettings({ ...config, name: names.memberLease(identity) });
   const leases = memberLeaseApi(cluster, namespace, names, identity, logger);
@@ -53,7 +68,18 @@ export function membership(cluster: Cluster, config: MembershipConfig): Observab
       fence?.reset();
       const settings = { ...checked, identity: memberHolder(identity) };
       let held = false;
-      const current = new Elector(api, settings, (leading) => {
+      // The Lease as the read before our winning write found it (`null`: none read yet).
+      let before: LeaseObject | undefined | null = null;
+      const reading: LeaseApi = {
+        ...api,
+        get: async (signal) => {
+          const got = await api.get(signal);
+          if (got.ok) before = got.value;
+          return got;
+        },
+      };
+      const current = new Elector(reading, settings, (leading) => {
+        if (leading && !held) onJoined?.(inherits(before));
         if (leading) held = true;
         subscriber.next(leading);
         if (!leading && held) {

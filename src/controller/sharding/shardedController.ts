@@ -7,6 +7,7 @@ import {
   asyncScheduler,
   defer,
   filter,
+  finalize,
   ignoreElements,
   merge,
   share,
@@ -25,9 +26,10 @@ import { leaderElection } from '../leaderElection.js';
 import type { ReconcileReport } from '../ReconcileReport.js';
 import { whileLeader } from '../whileLeader.js';
 import { memberStep, peekMemberStep, type MemberKeys } from './handshake.js';
+import { inheritedVersions } from './inheritedVersions.js';
 import { LeaseObservations } from './LeaseObservations.js';
 import { MemberFence } from './MemberFence.js';
-import { leases, memberHolder } from './memberLease.js';
+import { claimHolder, leases, memberHolder } from './memberLease.js';
 import { membership } from './membership.js';
 import { releaseLabels } from './releaseLabels.js';
 import { sharder } from './sharder.js';
@@ -159,6 +161,8 @@ export function shardedController<T extends KubernetesObject>(
         takeUntil(ended$),
       );
 
+    // Whether the incarnation about to start inherits a claim's moves (membership's onJoined).
+    let inherits = false;
     const member = defer(() => {
       // Stopping: a membership won again starts no controller.
       if (stopping) {
@@ -180,16 +184,26 @@ export function shardedController<T extends KubernetesObject>(
           .join(','),
       });
       const selector = selected(primary.options).labelSelector;
+      const primaryOptions = { ...primary.options, labelSelector: selector };
+      // Taken over from a claim: the versions the first list shows labelled for us are
+      // released, not run (see MemberKeys.inherited). This subscription comes before the
+      // controller's, so the list is known before any run decides; until then none does.
+      const inheriting = inherits
+        ? inheritedVersions(informers, cluster, primary.resource, primaryOptions, keys)
+        : undefined;
+      const listed = () => !inheriting || keys.inherited !== undefined;
       const hooks: MemberHooks<T> = {
         express: (object, key) =>
-          fence.holds() && peekMemberStep(object, key, keys, identity, names) !== 'run',
+          fence.holds() &&
+          listed() &&
+          peekMemberStep(object, key, keys, identity, names) !== 'run',
         expressConcurrency: config.concurrency ?? 1,
       };
       return run(
         {
           ...config,
           informers,
-          for: { ...primary, options: { ...primary.options, labelSelector: selector } },
+          for: { ...primary, options: primaryOptions },
           // Owned objects carry their owner's member (the sharder labels them): 1/N of them too.
           owns: owns.map((source) => ({ ...source, options: selected(source.options) })),
           // The handshake's label must start a run whatever the user's triggerOn compares; and
@@ -209,7 +223,7 @@ export function shardedController<T extends KubernetesObject>(
             // Past the renew deadline with the timer that stops us not fired yet (a stall): the
             // Lease may be someone else's already. Nothing starts; the key waits (this
             // incarnation ends in a moment, or a renewal sent in time lands and it runs).
-            if (!fence.holds()) return Action.requeueAfter(settings.retryPeriodMs);
+            if (!fence.holds() || !listed()) return Action.requeueAfter(settings.retryPeriodMs);
             const step = memberStep(object, ctx.key, keys, identity, names);
             if (step === 'skip') return;
             if (step === 'release') {
@@ -233,7 +247,7 @@ export function shardedController<T extends KubernetesObject>(
           },
         },
         hooks,
-      );
+      ).pipe(finalize(() => inheriting?.unsubscribe()));
     });
 
     const member$ = membership(cluster, {
@@ -244,6 +258,7 @@ export function shardedController<T extends KubernetesObject>(
       ...(config.scheduler && { scheduler: config.scheduler }),
       settled: () => Promise.allSettled([...inFlight]),
       fence,
+      onJoined: (inheriting) => (inherits = inheriting),
     }).pipe(
       tap((now) => memberNow.next(now)),
       takeUntil(ended$),
@@ -259,7 +274,7 @@ export function shardedController<T extends KubernetesObject>(
         resource: source.resource,
         options: watchScope(source.options),
       })),
-      settings: { ...settings, identity: `reaper:${memberHolder(identity)}` },
+      settings: { ...settings, identity: claimHolder(identity) },
       writeConcurrency,
       observations,
       scheduler,
