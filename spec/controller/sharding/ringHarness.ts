@@ -9,10 +9,13 @@ import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigC
 import { configmaps } from '../../../src/objects/resources.js';
 import type { Informers } from '../../../src/operators/createInformers.js';
 import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
-import type { ClusterConnection } from '../../../src/types.js';
+import type { LeaseObject } from '../../../src/controller/election/leaseApi.js';
+import { leases as memberLeases } from '../../../src/controller/sharding/memberLease.js';
+import type { ClusterConnection, KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { sleep } from '../../support/wait.js';
 
 export const RING = 'cms';
+const leases = memberLeases as ResourceRef<LeaseObject & KubernetesObject>;
 export const LABEL = `shard.kube-rx.io/${RING}`;
 export const DRAIN = `drain.shard.kube-rx.io/${RING}`;
 /** Short leases: the Lease holds whole seconds, so a 600 ms lease is judged as 1 s. */
@@ -154,4 +157,38 @@ export function seed(fake: FakeKubeApiServer, n: number, from = 0): void {
       data: { i: `${i}` },
     });
   }
+}
+
+/** Labels every ConfigMap in namespace app for `member` (objects a member had before). */
+export function labelAll(fake: FakeKubeApiServer, member: string): void {
+  for (const object of fake.objects(configmaps, 'app')) {
+    fake.update(configmaps, {
+      ...object,
+      metadata: { ...object.metadata, labels: { [LABEL]: member } },
+    });
+  }
+}
+
+/**
+ * Creates `member`'s Lease in namespace ops, last renewed now by `holder` for 1 s: what a
+ * member (`<member>/<incarnation>`) or a sharder's claim (`reaper:...`) that died left.
+ */
+export function staleLease(fake: FakeKubeApiServer, member: string, holder: string): void {
+  const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  fake.create(leases, {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: {
+      name: `${RING}.${member}`,
+      namespace: 'ops',
+      labels: { 'shard.kube-rx.io/ring': RING, 'shard.kube-rx.io/member': member },
+    },
+    spec: {
+      holderIdentity: holder,
+      leaseDurationSeconds: 1,
+      acquireTime: now,
+      renewTime: now,
+      leaseTransitions: 0,
+    },
+  } as LeaseObject & KubernetesObject);
 }

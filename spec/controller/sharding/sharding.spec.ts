@@ -12,7 +12,7 @@ import { configmaps } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { sleep, until } from '../../support/wait.js';
-import { DRAIN, LABEL, RENEW, Ring, seed } from './ringHarness.js';
+import { DRAIN, LABEL, RENEW, Ring, labelAll, seed, staleLease } from './ringHarness.js';
 
 const leases = sharderLeases as ResourceRef<LeaseObject & KubernetesObject>;
 
@@ -291,29 +291,8 @@ describe('controller: sharding', () => {
     // new one and its own sharder both wait for that Lease to expire. Should the sharder claim
     // it first, nowhere is live to move the objects to: the claim must not be held for ever
     // (it kept the only member out, and nothing ran again).
-    for (const object of fake.objects(configmaps, 'app')) {
-      fake.update(configmaps, {
-        ...object,
-        metadata: { ...object.metadata, labels: { [LABEL]: 'solo' } },
-      });
-    }
-    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    fake.create(leases, {
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: {
-        name: 'cms.solo',
-        namespace: 'ops',
-        labels: { 'shard.kube-rx.io/ring': 'cms', 'shard.kube-rx.io/member': 'solo' },
-      },
-      spec: {
-        holderIdentity: 'solo/dead',
-        leaseDurationSeconds: 1,
-        acquireTime: now,
-        renewTime: now,
-        leaseTransitions: 0,
-      },
-    } as LeaseObject & KubernetesObject);
+    labelAll(fake, 'solo');
+    staleLease(fake, 'solo', 'solo/dead');
     ring = new Ring(fake);
     ring.join('solo');
     await until(
@@ -327,34 +306,13 @@ describe('controller: sharding', () => {
   it('a member that takes its Lease back from a claim runs none of the versions it inherits: a move the claim sent meets a conflict', async () => {
     fake = await FakeKubeApiServer.start({ http2: false });
     seed(fake, 6);
-    for (const object of fake.objects(configmaps, 'app')) {
-      fake.update(configmaps, {
-        ...object,
-        metadata: { ...object.metadata, labels: { [LABEL]: 'solo' } },
-      });
-    }
+    labelAll(fake, 'solo');
     // A sharder claimed solo's Lease (it was gone), sent moves of its objects and died; one of
     // those moves may still be applied by the server, on the version the sharder saw.
     const inherited = new Map(
       fake.objects(configmaps, 'app').map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]),
     );
-    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    fake.create(leases, {
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: {
-        name: 'cms.solo',
-        namespace: 'ops',
-        labels: { 'shard.kube-rx.io/ring': 'cms', 'shard.kube-rx.io/member': 'solo' },
-      },
-      spec: {
-        holderIdentity: 'reaper:gone/dead',
-        leaseDurationSeconds: 1,
-        acquireTime: now,
-        renewTime: now,
-        leaseTransitions: 1,
-      },
-    } as LeaseObject & KubernetesObject);
+    staleLease(fake, 'solo', 'reaper:gone/dead');
     ring = new Ring(fake);
     ring.join('solo');
     await until(
