@@ -132,6 +132,8 @@ export function compare(
   const l = (lhs ?? {}) as JsonMap;
   const r = (rhs ?? {}) as JsonMap;
   for (const k of new Set([...Object.keys(l), ...Object.keys(r)])) {
+    // What a patch left alone is the live value itself: no path, no type lookup for it.
+    if (l[k] === r[k]) continue;
     compare(l[k], r[k], childType(t, k), always, [...path, field(k)], out);
   }
   return out;
