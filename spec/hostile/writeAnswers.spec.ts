@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
+import { requestJson } from '../../src/client/request/requestJson.js';
 import { resourceApi } from '../../src/client/write/resourceApi.js';
 import { configmaps } from '../../src/objects/resources.js';
 import { WatchError } from '../../src/WatchError.js';
@@ -169,6 +170,19 @@ describe.each(WRITES)('%s answered by a hostile server', (_name, write) => {
     expect(error.errorType).toBe('PARSE_ERROR');
     expect(error.statusCode).toBe(200);
     expect(error.message).toMatch(/no body/);
+  });
+
+  it('a 204 No Content is the one 2xx without a body that resolves (the request core, any method)', async () => {
+    answer = (_req, res) => {
+      res.writeHead(204);
+      res.end();
+    };
+    const got = await requestJson(raw.kubeConfig(TOKEN), {
+      method: 'DELETE',
+      path: '/api/v1/namespaces/shop/configmaps/web',
+      signal: new AbortController().signal,
+    });
+    expect(got).toEqual({ ok: true, status: 204, value: undefined });
   });
 
   it('a Status with control characters and the token: sanitised and redacted everywhere', async () => {
