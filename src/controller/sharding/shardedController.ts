@@ -194,9 +194,7 @@ export function shardedController<T extends KubernetesObject>(
       const listed = () => !inheriting || keys.inherited !== undefined;
       const hooks: MemberHooks<T> = {
         express: (object, key) =>
-          fence.holds() &&
-          listed() &&
-          peekMemberStep(object, key, keys, identity, names) !== 'run',
+          fence.holds() && listed() && peekMemberStep(object, key, keys, identity, names) !== 'run',
         expressConcurrency: config.concurrency ?? 1,
       };
       return run(
