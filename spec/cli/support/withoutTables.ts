@@ -1,6 +1,6 @@
-import http from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { FakeKubeApiServer } from '../../../src/testing/index.js';
+import { forward } from '../../support/forward.js';
 import { RawServer } from '../../support/rawServer.js';
 
 /**
@@ -17,18 +17,8 @@ export async function withoutTables(
   api: FakeKubeApiServer,
 ): Promise<{ kubeConfig: KubeConfig; raw: RawServer; stop(): Promise<void> }> {
   const target = new URL(api.url);
-  const raw = await RawServer.start((req, res) => {
-    const headers = { ...req.headers, accept: 'application/json', host: target.host };
-    const forwarded = http.request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forwarded.on('error', () => res.destroy());
-    res.on('close', () => forwarded.destroy());
-    req.pipe(forwarded);
-  });
+  const raw = await RawServer.start((req, res) =>
+    forward(target, req, res, { headers: { accept: 'application/json' } }),
+  );
   return { kubeConfig: raw.kubeConfig(api.token ?? undefined), raw, stop: () => raw.stop() };
 }

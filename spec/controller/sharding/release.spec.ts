@@ -3,11 +3,12 @@
 // committed (kube-apiserver's 504 after etcd applied it), a reset connection. The key may already
 // be the next member's: its leaving the old member's store is a move, never a deletion to run.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from '@jest/globals';
 import { HashRing } from '../../../src/controller/sharding/hashRing.js';
 import { configmaps } from '../../../src/objects/resources.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
+import { bodyOf, forward, pipeAnswer } from '../../support/forward.js';
+import { RawServer } from '../../support/rawServer.js';
 import { sleep, until } from '../../support/wait.js';
 import { DRAIN, LABEL, Ring, seed } from './ringHarness.js';
 
@@ -25,68 +26,50 @@ async function lossyReleases(
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
   const state = { url: '', lost: 0, held: 0, close: async () => undefined as void };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const text = body.toString();
-      const release =
-        req.method === 'PATCH' &&
-        text.includes(`"${LABEL}":null`) &&
-        text.includes(`"${DRAIN}":null`);
-      if (release && mode === 'hold' && state.held === 0) {
-        state.held++;
-        return; // no answer, ever: only the client's own bound ends it
-      }
-      // 'race': something else writes the object first (the release then meets a conflict).
-      if (release && mode === 'race') race?.(req.url ?? '');
-      const lose = release && mode === 'lose';
-      const forward = http.request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: upstream.host },
+  const raw = await RawServer.start(
+    (req, res) =>
+      void bodyOf(req).then((body) => {
+        const text = body.toString();
+        const release =
+          req.method === 'PATCH' &&
+          text.includes(`"${LABEL}":null`) &&
+          text.includes(`"${DRAIN}":null`);
+        if (release && mode === 'hold' && state.held === 0) {
+          state.held++;
+          return; // no answer, ever: only the client's own bound ends it
+        }
+        // 'race': something else writes the object first (the release then meets a conflict).
+        if (release && mode === 'race') race?.(req.url ?? '');
+        const pipe = pipeAnswer(res);
+        const lose = (answer: http.IncomingMessage) => {
+          if (answer.statusCode !== 200) return pipe(answer);
+          answer.resume();
+          answer.on('end', () => {
+            state.lost++;
+            res.writeHead(500, { 'content-type': 'application/json' });
+            res.end(
+              JSON.stringify({
+                kind: 'Status',
+                apiVersion: 'v1',
+                status: 'Failure',
+                message: 'the answer was lost after the write',
+                code: 500,
+              }),
+            );
+          });
+        };
+        forward(upstream, req, res, {
+          body,
           agent,
-        },
-        (answer) => {
-          if (lose && answer.statusCode === 200) {
-            answer.resume();
-            answer.on('end', () => {
-              state.lost++;
-              res.writeHead(500, { 'content-type': 'application/json' });
-              res.end(
-                JSON.stringify({
-                  kind: 'Status',
-                  apiVersion: 'v1',
-                  status: 'Failure',
-                  message: 'the answer was lost after the write',
-                  code: 500,
-                }),
-              );
-            });
-            return;
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.flushHeaders(); // a watch's headers come before its first event
-          answer.pipe(res);
-        },
-      );
-      forward.on('error', () => res.destroy());
-      res.on('close', () => forward.destroy());
-      forward.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      agent.destroy();
-      server.close(() => resolve());
-    });
+          onAnswer: release && mode === 'lose' ? lose : pipe,
+        });
+      }),
+  );
+  state.url = raw.url;
+  state.close = async () => {
+    agent.destroy();
+    await raw.stop();
+  };
   return state;
 }
 

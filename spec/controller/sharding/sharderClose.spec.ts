@@ -4,7 +4,6 @@
 // must not hold its Lease, and list objects still labelled for it, before they land. So the
 // writes are let end and the claims renewed until then, and only then left to expire.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from '@jest/globals';
 import { asyncScheduler } from 'rxjs';
 import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigConnection.js';
@@ -21,6 +20,8 @@ import { configmaps } from '../../../src/objects/resources.js';
 import { createInformers } from '../../../src/operators/createInformers.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { ClusterConnection, KubernetesObject, ResourceRef } from '../../../src/types.js';
+import { bodyOf, forward } from '../../support/forward.js';
+import { RawServer } from '../../support/rawServer.js';
 import { sleep, until } from '../../support/wait.js';
 import { LABEL } from './ringHarness.js';
 
@@ -31,45 +32,22 @@ async function slowPatches(target: string, delayMs: number) {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
   const state = { url: '', arrived: 0, landed: [] as Array<string | undefined> };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const slow = req.method === 'PATCH' && req.url?.includes('/configmaps/') === true;
-      if (slow) state.arrived++;
-      const forward = () => {
-        const out = http.request(
-          {
-            host: upstream.hostname,
-            port: upstream.port,
-            method: req.method,
-            path: req.url,
-            headers: { ...req.headers, host: upstream.host },
-            agent,
-          },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.flushHeaders();
-            answer.pipe(res);
-          },
-        );
-        out.on('error', () => res.destroy());
-        res.on('close', () => out.destroy());
-        out.end(Buffer.concat(chunks));
-      };
-      // Forwarded even when the client gave up: the server applies what it was sent.
-      if (slow) setTimeout(forward, delayMs);
-      else forward();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      agent.destroy();
-      server.close(() => resolve());
-    });
+  const raw = await RawServer.start(
+    (req, res) =>
+      void bodyOf(req).then((body) => {
+        const slow = req.method === 'PATCH' && req.url?.includes('/configmaps/') === true;
+        const send = () => forward(upstream, req, res, { body, agent });
+        if (!slow) return send();
+        state.arrived++;
+        // Forwarded even when the client gave up: the server applies what it was sent.
+        setTimeout(send, delayMs);
+      }),
+  );
+  state.url = raw.url;
+  const close = async () => {
+    agent.destroy();
+    await raw.stop();
+  };
   return { state, close };
 }
 
