@@ -158,8 +158,8 @@ async function chunksOf(stream) {
 }
 
 async function measure(mode, stream, distDir) {
-  const { Observable, map, of } = await import('rxjs');
-  const { createWatchSource, withBookmarks, resumeFromResourceVersion, toStore } =
+  const { Observable, map } = await import('rxjs');
+  const { podSource, withBookmarks, resumeFromResourceVersion, toStore } =
     await resumedStoreOperators(distDir);
   const dist = (path) => pathToFileURL(resolvePath(distDir, path)).href;
   const { shareWatch } = await import(dist('operators/shareWatch.js'));
@@ -208,13 +208,7 @@ async function measure(mode, stream, distDir) {
       immediate = setImmediate(nextChunk);
       return () => clearImmediate(immediate);
     });
-  const source = createWatchSource({
-    cluster: {},
-    resource: { group: '', version: 'v1', plural: 'pods' },
-    options: {},
-    connect,
-    list: () => of({ items: [], resourceVersion: '1' }),
-  });
+  const source = podSource(connect);
   // Event n of either stream is about pod n % (the stream's pod count): its slot.
   const podCount = stream === 'growing' ? (await import('./watch/pods.mjs')).PODS : CYCLE_PODS;
   const slots = [];

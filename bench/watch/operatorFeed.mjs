@@ -20,7 +20,9 @@ export async function eventPool() {
 
 /**
  * The operators of the resumed store (and the source they run on) from the build in `distDir`:
- * what the operator benches compare across builds.
+ * what the operator benches compare across builds. `podSource(connect)` is a pods WatchSource
+ * whose watches are `connect()` and whose list is empty at version 1 (`of`: the resumer lists
+ * synchronously, then watches).
  */
 export async function resumedStoreOperators(distDir) {
   const dist = (path) => pathToFileURL(resolvePath(distDir, path)).href;
@@ -30,7 +32,16 @@ export async function resumedStoreOperators(distDir) {
     dist('operators/resumeFromResourceVersion.js')
   );
   const { toStore } = await import(dist('operators/toStore.js'));
-  return { createWatchSource, withBookmarks, resumeFromResourceVersion, toStore };
+  const { of } = await import('rxjs');
+  const podSource = (connect) =>
+    createWatchSource({
+      cluster: {},
+      resource: { group: '', version: 'v1', plural: 'pods' },
+      options: {},
+      connect,
+      list: () => of({ items: [], resourceVersion: '1' }),
+    });
+  return { createWatchSource, podSource, withBookmarks, resumeFromResourceVersion, toStore };
 }
 
 /**
@@ -40,21 +51,15 @@ export async function resumedStoreOperators(distDir) {
  * and `last()`, the last value the pipeline emitted.
  */
 export async function operatorFeed(distDir, mode, pool) {
-  const { Observable, of } = await import('rxjs');
-  const { createWatchSource, withBookmarks, resumeFromResourceVersion, toStore } =
+  const { Observable } = await import('rxjs');
+  const { podSource, withBookmarks, resumeFromResourceVersion, toStore } =
     await resumedStoreOperators(distDir);
   let push;
   const connect = () =>
     new Observable((subscriber) => {
       push = (event) => subscriber.next(event);
     });
-  const source = createWatchSource({
-    cluster: {},
-    resource: { group: '', version: 'v1', plural: 'pods' },
-    options: {},
-    connect,
-    list: () => of({ items: [], resourceVersion: '1' }),
-  });
+  const source = podSource(connect);
   const resumed = () => source.pipe(withBookmarks(), resumeFromResourceVersion());
   const pipelines = {
     pipeline: () => resumed().pipe(toStore()),

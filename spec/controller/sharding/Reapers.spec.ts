@@ -11,10 +11,28 @@ import { shardNames } from '../../../src/controller/sharding/shardNames.js';
 import { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { LeaseObject } from '../../../src/controller/election/leaseApi.js';
 import { leases as memberLeases } from '../../../src/controller/sharding/memberLease.js';
-import type { KubernetesObject, ResourceRef } from '../../../src/types.js';
+import type { Cluster, KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { sleep, until } from '../../support/wait.js';
 
 const leases = memberLeases as ResourceRef<LeaseObject & KubernetesObject>;
+
+/**
+ * m1's claims in ring `cms` (namespace ops), with timings long enough that no timer of an
+ * Elector fires during a spec (real time), on the clock `now`.
+ */
+function reapersOn(cluster: Cluster, changed: () => void, now?: () => number): Reapers {
+  const settings = electionSettings({
+    namespace: 'ops',
+    name: 'unused',
+    identity: 'reaper:m1/test',
+    leaseDurationMs: 60_000,
+    renewDeadlineMs: 40_000,
+    retryPeriodMs: 20_000,
+    ...(now && { now }),
+  });
+  const names = shardNames({ ring: 'cms', namespace: 'ops', identity: 'm1' });
+  return new Reapers(cluster, 'ops', names, settings, changed);
+}
 
 let fake: FakeKubeApiServer | undefined;
 let reapers: Reapers | undefined;
@@ -28,23 +46,11 @@ it('a claim reads as not held once its renew deadline passed on the clock, befor
   const cluster = kubeConfigConnection(fake.kubeConfig());
   // The clock the claim is judged on; `skew` jumps it as a stalled event loop sees time jump.
   let skew = 0;
-  const settings = electionSettings({
-    namespace: 'ops',
-    name: 'unused',
-    identity: 'reaper:m1/test',
-    // Long enough that no timer of the Elector fires during the spec (real time).
-    leaseDurationMs: 60_000,
-    renewDeadlineMs: 40_000,
-    retryPeriodMs: 20_000,
-    now: () => performance.now() + skew,
-  });
   let changes = 0;
-  reapers = new Reapers(
+  reapers = reapersOn(
     cluster,
-    'ops',
-    shardNames({ ring: 'cms', namespace: 'ops', identity: 'm1' }),
-    settings,
     () => changes++,
+    () => performance.now() + skew,
   );
   // No Lease for `ghost` (a label naming a member that never joined): the claim creates it.
   reapers.watch('ghost');
@@ -66,21 +72,7 @@ it('a sharder that stops (its role lost) leaves its claims to expire: its moves 
   // expire, the claim keeps the member out for a lease duration, as a member's own fence does.
   fake = await FakeKubeApiServer.start({ http2: false });
   const cluster = kubeConfigConnection(fake.kubeConfig());
-  const settings = electionSettings({
-    namespace: 'ops',
-    name: 'unused',
-    identity: 'reaper:m1/test',
-    leaseDurationMs: 60_000,
-    renewDeadlineMs: 40_000,
-    retryPeriodMs: 20_000,
-  });
-  reapers = new Reapers(
-    cluster,
-    'ops',
-    shardNames({ ring: 'cms', namespace: 'ops', identity: 'm1' }),
-    settings,
-    () => undefined,
-  );
+  reapers = reapersOn(cluster, () => undefined);
   reapers.watch('ghost');
   await until(() => reapers!.holds('ghost'), 'the claim held');
   reapers.close();

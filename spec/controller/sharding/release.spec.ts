@@ -86,25 +86,36 @@ afterEach(async () => {
   fake = undefined;
 });
 
-it('a release applied but answered with an error runs nothing more there: the key may be the next member’s', async () => {
-  fake = await FakeKubeApiServer.start({ http2: false });
-  seed(fake, 20);
-  proxy = await lossyReleases(fake.url);
-  // Every request of m1 crosses the proxy too: leases long enough for a loaded machine (the
-  // handshake does not depend on them).
-  const r = (ring = new Ring(fake, 60, 50, { lease: 4000, renew: 3000, retry: 300 }));
-  r.join('m1', 'm1', proxy.url);
-  const onM1 = () => [...r.labels().values()].every((m) => m === 'm1');
-  await until(onM1, 'everything on m1', 15_000);
-  await until(() => new Set(r.runs.map((x) => x.key)).size === 20, 'every key run', 10_000);
-  const joined = performance.now();
+/**
+ * A ring with m1 alone, every request of it through `via`, and every object on it. Leases long
+ * enough for a loaded machine: the handshake does not depend on them.
+ */
+async function ringOnM1(via: string): Promise<Ring> {
+  const r = (ring = new Ring(fake!, 60, 50, { lease: 4000, renew: 3000, retry: 300 }));
+  r.join('m1', 'm1', via);
+  await until(() => [...r.labels().values()].every((m) => m === 'm1'), 'everything on m1', 15_000);
+  return r;
+}
+
+/** m2 joins `r`; resolves once every object is on the member the ring of two gives it. */
+async function joinM2(r: Ring, why: string | (() => string), timeoutMs = 15_000): Promise<void> {
   r.join('m2');
   const hash = new HashRing(['m1', 'm2']);
   await until(
     () => [...r.labels()].every(([name, m]) => m === hash.owner(`app/${name}`)),
-    'assigned to two',
-    15_000,
+    why,
+    timeoutMs,
   );
+}
+
+it('a release applied but answered with an error runs nothing more there: the key may be the next member’s', async () => {
+  fake = await FakeKubeApiServer.start({ http2: false });
+  seed(fake, 20);
+  proxy = await lossyReleases(fake.url);
+  const r = await ringOnM1(proxy.url);
+  await until(() => new Set(r.runs.map((x) => x.key)).size === 20, 'every key run', 10_000);
+  const joined = performance.now();
+  await joinM2(r, 'assigned to two');
   const moved = [...r.labels()].filter(([, m]) => m === 'm2').map(([n]) => `app/${n}`);
   expect(moved.length).toBeGreaterThan(0);
   // Every move went through a release whose answer m1 never got.
@@ -126,20 +137,11 @@ it('a release the server never answers is sent again beside it well before the t
   fake = await FakeKubeApiServer.start({ http2: false });
   seed(fake, 20);
   proxy = await lossyReleases(fake.url, 'hold');
-  const r = (ring = new Ring(fake, 60, 50, { lease: 4000, renew: 3000, retry: 300 }));
-  r.join('m1', 'm1', proxy.url);
-  const onM1 = () => [...r.labels().values()].every((m) => m === 'm1');
-  await until(onM1, 'everything on m1', 15_000);
-  r.join('m2');
-  const hash = new HashRing(['m1', 'm2']);
+  const r = await ringOnM1(proxy.url);
   // One of m1's releases hangs (its key stays draining while the request waits): before, its
   // run waited for the transport's headersTimeout, 30 s; a run waits for a release at most the
   // renew deadline (3 s here), and the retry sends it again (the first left to land or not).
-  await until(
-    () => [...r.labels()].every(([name, m]) => m === hash.owner(`app/${name}`)),
-    () => `assigned to two: ${JSON.stringify([...r.labels()])}`,
-    15_000,
-  );
+  await joinM2(r, () => `assigned to two: ${JSON.stringify([...r.labels()])}`);
   expect(proxy.held).toBe(1);
   expect(r.overlaps()).toEqual([]);
 }, 40_000);
@@ -160,14 +162,9 @@ it('a release that meets a conflict (the object changed, its labels did not) is 
     const current = fake!.get(configmaps, 'app', name)!;
     fake!.update(configmaps, { ...current, data: { ...current.data, raced: `${conflicts}` } });
   });
-  const r = (ring = new Ring(fake, 60, 50, { lease: 4000, renew: 3000, retry: 300 }));
-  r.join('m1', 'm1', proxy.url);
-  const onM1 = () => [...r.labels().values()].every((m) => m === 'm1');
-  await until(onM1, 'everything on m1', 15_000);
-  r.join('m2');
-  const hash = new HashRing(['m1', 'm2']);
-  await until(
-    () => [...r.labels()].every(([name, m]) => m === hash.owner(`app/${name}`)),
+  const r = await ringOnM1(proxy.url);
+  await joinM2(
+    r,
     () => `assigned to two (${raced} raced ${conflicts} times): ${JSON.stringify([...r.labels()])}`,
     10_000,
   );
