@@ -17,11 +17,15 @@ import type { Store } from '../../operators/store/Store.js';
  */
 export class LeaseObservations {
   private readonly seen = new Map<string, { key: string; lease: LeaseObject; at: number }>();
+  /** The snapshot taken in last: the member and its sharder both hand each one over. */
+  private last: Store<LeaseObject, string> | undefined;
 
   constructor(private readonly now: () => number) {}
 
   /** Takes the store's Leases in: a record not seen before is stamped now. */
   update(store: Store<LeaseObject, string>): void {
+    if (store === this.last) return;
+    this.last = store;
     const present = new Set<string>();
     for (const lease of store.values()) {
       const name = `${lease.metadata.namespace ?? ''}/${lease.metadata.name}`;

@@ -1,3 +1,4 @@
+import { cloneObject } from './cloneObject.js';
 import { jsonEqual } from './jsonEqual.js';
 import { StatusError, statusBody } from './statusBody.js';
 
@@ -15,9 +16,9 @@ function isObject(v: Json): v is Record<string, Json> {
 
 /** JSON merge patch (RFC 7386): objects merge, `null` removes, anything else replaces. */
 export function mergePatch(target: Json, patch: Json): Json {
-  // A string, number or boolean is its own copy; an array is copied, as the result must not
-  // share what the patch's owner may change later.
-  if (!isObject(patch)) return Array.isArray(patch) ? structuredClone(patch) : patch;
+  // The result must not share what the patch's owner may change later (a string or a number
+  // is its own copy).
+  if (!isObject(patch)) return cloneObject(patch);
   const out: Record<string, Json> = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];

@@ -1,5 +1,6 @@
 import { versionOf } from '../../../objects/versionOf.js';
 import type { KubernetesObject, ResourceRef } from '../../../types.js';
+import { cloneObject } from '../cloneObject.js';
 import { jsonEqual } from '../jsonEqual.js';
 import type { ObjectStore, StoredEvent } from '../ObjectStore.js';
 import type { ResourceTypes } from '../ResourceTypes.js';
@@ -231,7 +232,7 @@ export class GarbageCollector {
     obj: KubernetesObject,
     refs: ReturnType<typeof ownerRefs>,
   ): void {
-    const next = structuredClone(obj);
+    const next = cloneObject(obj);
     if (refs.length === 0) delete next.metadata!.ownerReferences;
     else next.metadata!.ownerReferences = refs;
     writeUpdateEntry(this.objects, place.ref, obj, next);
@@ -239,7 +240,7 @@ export class GarbageCollector {
 
   private removeFinalizer(place: Place, finalizer: string): void {
     const entry = entryAt(this.objects, place)!;
-    const next = structuredClone(entry.obj);
+    const next = cloneObject(entry.obj);
     const rest = (next.metadata!.finalizers ?? []).filter((f) => f !== finalizer);
     if (rest.length === 0) delete next.metadata!.finalizers;
     else next.metadata!.finalizers = rest;
