@@ -25,6 +25,26 @@ describe('connectionsFor', () => {
     expect(connectionsFor({ ...target, proxy: 'http://127.0.0.1:2' })).not.toBe(first);
   });
 
+  it('tells TLS material apart by its bytes: repeated, alternated, or changed in place', () => {
+    const target = { origin: 'https://127.0.0.1:3', proxy: undefined };
+    const a = connectionsFor({ ...target, tls: { ca: 'CA-A' } });
+    expect(connectionsFor({ ...target, tls: { ca: 'CA-A' } })).toBe(a);
+    const b = connectionsFor({ ...target, tls: { ca: 'CA-B' } });
+    expect(b).not.toBe(a);
+    // Back and forth: each material finds its own connections again.
+    expect(connectionsFor({ ...target, tls: { ca: 'CA-A' } })).toBe(a);
+    expect(connectionsFor({ ...target, tls: { ca: 'CA-B' } })).toBe(b);
+    expect(connectionsFor({ ...target, tls: { ca: 'CA-A', rejectUnauthorized: false } })).not.toBe(
+      a,
+    );
+    // A key resolved afresh (an equal Buffer) is the same material; one changed in place is not.
+    const key = Buffer.from('KEY-1');
+    const k = connectionsFor({ ...target, tls: { cert: 'CERT', key } });
+    expect(connectionsFor({ ...target, tls: { cert: 'CERT', key: Buffer.from('KEY-1') } })).toBe(k);
+    key.write('KEY-2');
+    expect(connectionsFor({ ...target, tls: { cert: 'CERT', key } })).not.toBe(k);
+  });
+
   it('closes the HTTP/2 session of the least recently used target when a 33rd is made', async () => {
     // Idle sessions would close on their own after keepAliveIdleMs: not within this spec.
     transportSettings.keepAliveIdleMs = 120_000;
