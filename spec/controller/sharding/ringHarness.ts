@@ -6,6 +6,7 @@ import { Action } from '../../../src/controller/Action.js';
 import { controller } from '../../../src/controller/controller.js';
 import type { ReconcileReport } from '../../../src/controller/ReconcileReport.js';
 import { kubeConfigConnection } from '../../../src/client/connection/kubeConfigConnection.js';
+import { microTime } from '../../../src/objects/microTime.js';
 import { configmaps } from '../../../src/objects/resources.js';
 import type { Informers } from '../../../src/operators/createInformers.js';
 import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
@@ -174,7 +175,7 @@ export function labelAll(fake: FakeKubeApiServer, member: string): void {
  * member (`<member>/<incarnation>`) or a sharder's claim (`reaper:...`) that died left.
  */
 export function staleLease(fake: FakeKubeApiServer, member: string, holder: string): void {
-  const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  const now = microTime(Date.now());
   fake.create(leases, {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',

@@ -1,14 +1,10 @@
+import { microTime } from '../../objects/microTime.js';
 import type { Subscription } from 'rxjs';
 import type { ElectionSettings } from './electionSettings.js';
 import type { LeaseApi, LeaseObject } from './leaseApi.js';
 
 /** What one try to acquire or renew came to. */
 type ElectionAttempt = 'held' | 'other' | 'failed';
-
-/** MicroTime as kube-apiserver writes it: RFC 3339 with microseconds, UTC. */
-function microTime(date: Date): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
 
 /** What makes two observations of the lease the same record (client-go compares the record). */
 export function recordKey(lease: LeaseObject): string {
@@ -228,7 +224,7 @@ export class Elector {
     const { identity, leaseDurationMs } = this.settings;
     const spec = lease?.spec ?? {};
     const ours = spec.holderIdentity === identity;
-    const time = microTime(new Date());
+    const time = microTime(Date.now());
     return {
       ...lease,
       metadata: lease?.metadata ?? { name: '' },
@@ -253,7 +249,7 @@ export class Elector {
       let lease = this.observed;
       for (let tries = 0; tries < 2 && lease !== undefined; tries++) {
         if (lease.spec?.holderIdentity !== identity) return;
-        const time = microTime(new Date());
+        const time = microTime(Date.now());
         const cleared: LeaseObject = {
           ...lease,
           spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: time },

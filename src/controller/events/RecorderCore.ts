@@ -1,4 +1,5 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
+import { microTime } from '../../objects/microTime.js';
 import { defaultKey } from '../../objects/defaultKey.js';
 import type { KubernetesObject, Logger } from '../../types.js';
 import { TokenBucket } from '../queue/TokenBucket.js';
@@ -259,11 +260,6 @@ function eventOf(body: EventBody): EventRecord {
     action: body.action,
     note: body.note,
   };
-}
-
-/** RFC 3339 with microseconds (metav1.MicroTime). */
-export function microTime(ms: number): string {
-  return new Date(Math.floor(ms)).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 function cut(text: string, bytes: number): string {
