@@ -6,7 +6,7 @@
 //     on) [--profile=<file>] (a CPU profile of the first round's join) [--profile-kill=<file>]
 //     (CPU profiles of the first kill: this process's to <file>, the server's to
 //     <file>.server.cpuprofile) [--lease=ms] (1000; longer ones keep members on a starved
-//     machine from losing their Leases mid-measurement) [--server=process|inline] [--http2]
+//     machine from losing their Leases mid-measurement) [--retry=ms] (the retry period, 100) [--server=process|inline] [--http2]
 //     (the server on TLS with HTTP/2 offered, as kube-apiserver; else plain HTTP/1.1)
 // For each member count, in one process against one FakeKubeApiServer on loopback (in a process
 // of its own, bench/shardingServer.ts, as an API server is; `--server=inline`: in this one, the
@@ -14,10 +14,10 @@
 // I/O-bound reconcile (a fixed 20 ms wait, concurrency 10 each, no rate limit), 1 s leases.
 // Reported: the time until every object was assigned and reconciled once, the reconciles per
 // second over that first pass (against N times one member's), the objects each member cached
-// (its label-selected share), and the time to rebalance after one more member joins, after the
-// first one is stopped, and (where two are left) after one that is not the sharder is killed:
-// until every object carries the member the hash ring of the members now gives it, with no
-// drain mark left. A kill fails every request of the member, then unsubscribes it: its release
+// (its label-selected share), and the time to rebalance after one more member joins, after one
+// that is not the sharder is stopped, (where two are left) after another such is killed, and
+// (where two are left after it) after the sharder is stopped: until every object carries the
+// member the hash ring of the members now gives it, with no drain mark left. A kill fails every request of the member, then unsubscribes it: its release
 // of the Lease fails, so its objects move only once its Lease expired.
 // The bench observes cheaply, so that it does not measure itself: the first pass ends in the
 // reconcile that runs the last new key, and the labels are read from one metadata-only watch
@@ -56,6 +56,8 @@ const writes = option('writes') === undefined ? undefined : Number(option('write
 const concurrency = Number(option('concurrency') ?? 10);
 /** `--lease=ms`: longer leases (renew deadline 0.7 of it) keep a starved process from flapping. */
 const leaseMs = Number(option('lease') ?? 1000);
+/** `--retry=ms`: the retry period (100; leader election's defaults are 15 000 / 2 000). */
+const retryMs = Number(option('retry') ?? 100);
 const showTimeline = process.argv.includes('--timeline');
 /** `--profile=<file>`: a CPU profile of the first round's join (open it in Chrome DevTools). */
 const profileTo = option('profile');
@@ -236,7 +238,7 @@ async function round(n: number) {
         identity,
         leaseDurationMs: leaseMs,
         renewDeadlineMs: Math.round(leaseMs * 0.7),
-        retryPeriodMs: 100,
+        retryPeriodMs: retryMs,
         ...(writes !== undefined && { writeConcurrency: writes }),
       },
     }).subscribe();
@@ -348,11 +350,15 @@ async function round(n: number) {
   const stalls = `    event loop delay: p50 ${Math.round(delay.percentile(50) / 1e6)} ms, p99 ${Math.round(delay.percentile(99) / 1e6)} ms, max ${Math.round(delay.max / 1e6)} ms`;
   const cpuMs = `    CPU until rebalanced: ${Math.round((cpu.user + cpu.system) / 1000)} ms in ${Math.round(joinMs)} ms`;
   const joinTimeline = `${timeline.toString()}\n${stalls}\n${cpuMs}`;
+  // A graceful stop of a member that is not the sharder (a rolling update stops N - 1 such for
+  // the sharder's one, measured last): its Lease is released, its objects move at once.
+  const everyone = [...ids, `m${n + 1}`];
+  const leaving = everyone.find((id) => id !== sharder)!;
   const stopped = performance.now();
   timeline.mark();
-  members.get('m1')!.unsubscribe();
-  members.delete('m1');
-  const rest = [...ids.slice(1), `m${n + 1}`];
+  members.get(leaving)!.unsubscribe();
+  members.delete(leaving);
+  const rest = everyone.filter((id) => id !== leaving);
   const leaveMs = await rebalanced(rest, stopped);
   await sleep(300);
   const stopTimeline = timeline.toString();
@@ -360,6 +366,8 @@ async function round(n: number) {
   // costs its election as well: a lease more, see the guide).
   let killMs = NaN;
   let killTimeline = '';
+  let sharderStopMs = NaN;
+  let sharderStopTimeline = '';
   if (rest.length >= 2) {
     const victim = rest.find((id) => id !== sharder)!;
     const alive = rest.filter((id) => id !== victim);
@@ -403,6 +411,21 @@ async function round(n: number) {
       const here = Math.round((movesCpu.here.user + movesCpu.here.system) / 1000);
       killTimeline += `\n    CPU from the claim until rebalanced: ${here} ms here, ${Math.round(movesCpu.there)} ms the server's (inline: here), in ${Math.round(movesCpu.ms)} ms; this event loop busy ${Math.round(movesCpu.loop * 100)}%`;
     }
+    // A graceful stop of the sharder, where two are left after it: another member is elected
+    // (leader election's standby, within a retry period), then claims the released Lease.
+    if (alive.length >= 3) {
+      const leader = sharder;
+      const sharderStopped = performance.now();
+      timeline.mark();
+      members.get(leader)!.unsubscribe();
+      members.delete(leader);
+      sharderStopMs = await rebalanced(
+        alive.filter((id) => id !== leader),
+        sharderStopped,
+      );
+      await sleep(300);
+      sharderStopTimeline = timeline.toString();
+    }
   }
   for (const s of members.values()) s.unsubscribe();
   watcher.unsubscribe();
@@ -422,6 +445,9 @@ async function round(n: number) {
     leaveMs,
     killMs,
     killTimeline,
+    sharderStopMs,
+    sharderStopTimeline,
+    leaving,
     startTimeline,
     joinTimeline,
     stopTimeline,
@@ -431,7 +457,7 @@ async function round(n: number) {
 }
 
 console.log(
-  `sharding: ${objects} objects, a 20 ms reconcile, concurrency ${concurrency} per member, ${leaseMs} ms leases, ` +
+  `sharding: ${objects} objects, a 20 ms reconcile, concurrency ${concurrency} per member, ${leaseMs} ms leases, a ${retryMs} ms retry period, ` +
     `the server ${inline ? 'in this process' : 'in a process of its own'}`,
 );
 // Rounds interleaved (1, 2, 4, 1, 2, 4, ...) and the best of each count kept: on a machine
@@ -443,14 +469,17 @@ for (let k = 0; k < repeat; k++) {
     const r = await round(n);
     console.log(
       `  round ${k + 1}, ${n} member(s): ${Math.round(r.perSecond)} reconciles/s, all labelled at ${Math.round(r.labelledMs)} ms, ` +
-        `every key run at ${Math.round(r.assignedMs)} ms; join ${Math.round(r.joinMs)} ms (CPU ${Math.round(r.joinCpuMs)} ms), stop ${Math.round(r.leaveMs)} ms, kill ${Math.round(r.killMs)} ms; ` +
+        `every key run at ${Math.round(r.assignedMs)} ms; join ${Math.round(r.joinMs)} ms (CPU ${Math.round(r.joinCpuMs)} ms), stop ${Math.round(r.leaveMs)} ms, kill ${Math.round(r.killMs)} ms, sharder stop ${Math.round(r.sharderStopMs)} ms; ` +
         `most runs at once on a member ${r.mostRunning}, a key run twice at once ${r.twice} times` +
         (r.unrun > 0 ? `; ${r.unrun} keys never ran` : ''),
     );
     if (showTimeline) {
       console.log(`   start:\n${r.startTimeline}`);
-      console.log(`   join of m${n + 1}:\n${r.joinTimeline}\n   stop of m1:\n${r.stopTimeline}`);
+      console.log(
+        `   join of m${n + 1}:\n${r.joinTimeline}\n   stop of ${r.leaving}:\n${r.stopTimeline}`,
+      );
       if (r.killTimeline) console.log(`   kill:\n${r.killTimeline}`);
+      if (r.sharderStopTimeline) console.log(`   stop of the sharder:\n${r.sharderStopTimeline}`);
     }
     const prior = best.get(n);
     if (!prior || Number.isNaN(prior.perSecond) || prior.perSecond < r.perSecond) best.set(n, r);
@@ -465,7 +494,8 @@ for (const n of counts) {
     `${n} member(s): first pass ${Math.round(r.firstPassMs)} ms, ${Math.round(r.perSecond)} reconciles/s${ratio}; ` +
       `cached per member ${r.cached.join(', ')}; all labelled at ${Math.round(r.labelledMs)} ms, every key run at ${Math.round(r.assignedMs)} ms; ` +
       `rebalance after a join ${Math.round(r.joinMs)} ms, after a stop ${Math.round(r.leaveMs)} ms, ` +
-      `after a kill ${Number.isNaN(r.killMs) ? '-' : `${Math.round(r.killMs)} ms`}`,
+      `after a kill ${Number.isNaN(r.killMs) ? '-' : `${Math.round(r.killMs)} ms`}, ` +
+      `after the sharder's stop ${Number.isNaN(r.sharderStopMs) ? '-' : `${Math.round(r.sharderStopMs)} ms`}`,
   );
 }
 process.exit(0);

@@ -273,6 +273,54 @@ describe('Elector (virtual time, client-go defaults: lease 15 s, renew deadline 
     elector.stop();
   });
 
+  it('a release a watch noticed is taken at once, not at the next try a retry period later', async () => {
+    const { scheduler, api, elector, emitted } = setup();
+    api.change({ holderIdentity: 'other', leaseDurationSeconds: 15 });
+    elector.start(); // reads at 0, 2 000, 4 000, ...
+    await scheduler.advanceTo(2_500);
+    api.change({ holderIdentity: '' }); // the holder stopped gracefully
+    elector.notice(structuredClone(api.lease!), 2_500);
+    await scheduler.advanceTo(2_500);
+    expect(emitted).toEqual([
+      [0, false],
+      [2_500, true],
+    ]);
+    // Its tries go on a retry period apart from there, one at a time.
+    await scheduler.advanceTo(6_500);
+    expect(api.writes.map((w) => w.at)).toEqual([2_500, 4_500, 6_500]);
+    elector.stop();
+  });
+
+  it('a release noticed while a try reads the lease brings the next try forward to now', async () => {
+    const { scheduler, api, elector, emitted } = setup();
+    api.latencyMs = 100;
+    api.change({ holderIdentity: 'other', leaseDurationSeconds: 15 });
+    elector.start(); // the read at 2 000 answers at 2 100 with the record before the release
+    await scheduler.advanceTo(2_050);
+    api.change({ holderIdentity: '' });
+    elector.notice(structuredClone(api.lease!), 2_050);
+    await scheduler.advanceTo(2_300);
+    // The next read at 2 100, its write answered at 2 300 (at 4 100 without the notice).
+    expect(emitted).toEqual([
+      [0, false],
+      [2_300, true],
+    ]);
+    elector.stop();
+  });
+
+  it('a record noticed before start() makes no try of its own: start() makes the first', async () => {
+    const { scheduler, api, elector } = setup();
+    api.change({ holderIdentity: '' });
+    elector.notice(structuredClone(api.lease!), 0);
+    await scheduler.advanceTo(1_000);
+    expect(api.writes).toEqual([]);
+    elector.start();
+    await scheduler.advanceTo(3_000);
+    expect(api.writes.map((w) => w.at)).toEqual([1_000, 3_000]);
+    expect(api.conflicts).toBe(0);
+    elector.stop();
+  });
+
   it('honours a longer lease duration written by the holder', async () => {
     const { scheduler, api, elector, emitted } = setup();
     api.change({ holderIdentity: 'other', leaseDurationSeconds: 40 });

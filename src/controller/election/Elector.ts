@@ -50,6 +50,10 @@ export class Elector {
    */
   private writeStarted = 0;
   private inFlight: AbortController | undefined;
+  /** When the next try is scheduled (Infinity before start() and while a try runs). */
+  private nextTryAt = Infinity;
+  /** The earliest time a notice made during a try asked for the next one. */
+  private noticedDue = Infinity;
 
   constructor(
     private readonly api: LeaseApi,
@@ -72,6 +76,11 @@ export class Elector {
    * watch that lags shows an older record later, never one judged older than it is); a wrong
    * pick costs a 409 at most, as every write carries the version it was made on. Ignored while
    * leading: our own writes are the record then.
+   *
+   * A record noticed free (released: no holder) or expiring before the next try brings that try
+   * forward: a standby that only polls takes a released lease up to a retry period late, and a
+   * member that stopped gracefully would leave its objects unowned that long. The try still
+   * reads the lease and decides on what it reads.
    */
   notice(lease: LeaseObject, at: number): void {
     if (this.leading || this.stopped) return;
@@ -82,6 +91,16 @@ export class Elector {
       this.observed = lease;
       this.observedKey = key;
       this.observedAt = at;
+    }
+    const observed = this.observed!;
+    const free = (observed.spec?.holderIdentity ?? '') === '';
+    const due = free ? this.settings.now() : this.observedAt + this.validForMs(observed);
+    // A try in flight may have read the record before this one: the next comes at `due`.
+    if (this.inFlight !== undefined) this.noticedDue = Math.min(this.noticedDue, due);
+    // Before start() there is no try to bring forward: start() makes the first at once.
+    else if (this.nextTryAt !== Infinity && due < this.nextTryAt) {
+      this.tick?.unsubscribe();
+      this.schedule(due - this.settings.now());
     }
   }
 
@@ -104,7 +123,9 @@ export class Elector {
   private schedule(delayMs: number): void {
     // A try that ends after stop() (an emit's listener may stop us) schedules nothing more.
     if (this.stopped) return;
-    this.tick = this.settings.scheduler.schedule(() => void this.run(), Math.max(0, delayMs));
+    const delay = Math.max(0, delayMs);
+    this.nextTryAt = this.settings.now() + delay;
+    this.tick = this.settings.scheduler.schedule(() => void this.run(), delay);
   }
 
   private async run(): Promise<void> {
@@ -112,6 +133,8 @@ export class Elector {
     const started = now();
     const attempt = new AbortController();
     this.inFlight = attempt;
+    this.nextTryAt = Infinity;
+    this.noticedDue = Infinity;
     // A leader's try is cut by its deadline (lose()); a standby's by the same span.
     const timeout = this.leading
       ? undefined
@@ -127,6 +150,7 @@ export class Elector {
     if (outcome === 'other' && this.observed !== undefined) {
       next = Math.min(next, this.observedAt + this.validForMs(this.observed));
     }
+    if (outcome !== 'held') next = Math.min(next, this.noticedDue);
     this.schedule(next - now());
   }
 
