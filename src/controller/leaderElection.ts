@@ -1,8 +1,8 @@
 import { assertObjectArgument } from '../objects/argumentChecks.js';
-import { Observable, ReplaySubject, share } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { Cluster } from '../types.js';
 import { electionSettings } from './election/electionSettings.js';
-import { Elector } from './election/Elector.js';
+import { electionOver } from './election/electionOver.js';
 import { leaseApi } from './election/leaseApi.js';
 import type { LeaderElectionConfig } from './LeaderElectionConfig.js';
 
@@ -54,16 +54,5 @@ export function leaderElection(
   assertObjectArgument('leaderElection', 'config', config);
   const settings = electionSettings(config);
   const api = leaseApi(cluster, config.namespace, config.name, config.logger);
-  return new Observable<boolean>((subscriber) => {
-    const elector = new Elector(api, settings, (leading) => subscriber.next(leading));
-    elector.start();
-    return () => elector.stop();
-  }).pipe(
-    share({
-      connector: () => new ReplaySubject<boolean>(1),
-      resetOnError: true,
-      resetOnComplete: true,
-      resetOnRefCountZero: true,
-    }),
-  );
+  return electionOver(api, settings);
 }

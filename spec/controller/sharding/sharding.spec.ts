@@ -248,6 +248,28 @@ describe('controller: sharding', () => {
     expect(r.overlaps()).toEqual([]);
   }, 40_000);
 
+  it('a member that stops hands its objects over at once, and so does the sharder: releases are seen on the Lease watch', async () => {
+    // A 9 s retry period: each standby (the sharder's claim on a member's Lease, a member's
+    // candidacy for the sharder's) tries as it starts, and next about 9 s later.
+    const r = await start(30, ['m1'], 20, 50, { lease: 15_000, renew: 10_000, retry: 9_000 });
+    await until(() => assignedTo(r, ['m1']), 'assigned to m1', 15_000);
+    r.join('m2');
+    r.join('m3');
+    await until(() => assignedTo(r, ['m1', 'm2', 'm3']), 'assigned to three', 15_000);
+    // m2 stops: the sharder (m1) claims the Lease as its watch sees it released.
+    let left = performance.now();
+    r.leave('m2');
+    await until(() => assignedTo(r, ['m1', 'm3']), 'the objects of m2 moved', 15_000);
+    expect(performance.now() - left).toBeLessThan(3_000);
+    // The sharder stops: m3 is elected as its watch sees the ring's Lease released, then claims
+    // the Lease of m1.
+    left = performance.now();
+    r.leave('m1');
+    await until(() => assignedTo(r, ['m3']), 'everything on m3', 15_000);
+    expect(performance.now() - left).toBeLessThan(3_000);
+    expect(r.overlaps()).toEqual([]);
+  }, 40_000);
+
   it('a second process with the same identity does not act until the first let the Lease go', async () => {
     const r = await start(20, ['m1', 'm2']);
     await until(() => assignedTo(r, ['m1', 'm2']), 'assigned to two', 15_000);

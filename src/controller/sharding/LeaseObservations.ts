@@ -2,6 +2,9 @@ import { recordKey } from '../election/Elector.js';
 import type { LeaseObject } from '../election/leaseApi.js';
 import type { Store } from '../../operators/store/Store.js';
 
+/** A Lease record as this process first saw it, and when (on its monotonic clock). */
+export type LeaseSighting = (lease: LeaseObject, at: number) => void;
+
 /**
  * When this process first saw each Lease of a ring as it is now (its record: version, holder,
  * renew time), on its own monotonic clock. Every member keeps it from its start (one
@@ -19,6 +22,7 @@ export class LeaseObservations {
   private readonly seen = new Map<string, { key: string; lease: LeaseObject; at: number }>();
   /** The snapshot taken in last: the member and its sharder both hand each one over. */
   private last: Store<LeaseObject, string> | undefined;
+  private readonly sightings = new Map<string, Set<LeaseSighting>>();
 
   constructor(private readonly now: () => number) {}
 
@@ -27,13 +31,36 @@ export class LeaseObservations {
     if (store === this.last) return;
     this.last = store;
     const present = new Set<string>();
+    const changed: string[] = [];
     for (const lease of store.values()) {
       const name = `${lease.metadata.namespace ?? ''}/${lease.metadata.name}`;
       present.add(name);
       const key = recordKey(lease);
-      if (this.seen.get(name)?.key !== key) this.seen.set(name, { key, lease, at: this.now() });
+      if (this.seen.get(name)?.key === key) continue;
+      this.seen.set(name, { key, lease, at: this.now() });
+      if (this.sightings.has(name)) changed.push(name);
     }
     for (const name of this.seen.keys()) if (!present.has(name)) this.seen.delete(name);
+    for (const name of changed) {
+      const { lease, at } = this.seen.get(name)!;
+      for (const sighting of this.sightings.get(name) ?? []) sighting(lease, at);
+    }
+  }
+
+  /**
+   * Tells `sighting` of each new record of the Lease `namespace/name`, as first seen (now, if
+   * one is known already); returns how to stop.
+   */
+  watch(name: string, sighting: LeaseSighting): () => void {
+    const set = this.sightings.get(name) ?? new Set<LeaseSighting>();
+    this.sightings.set(name, set);
+    set.add(sighting);
+    const seen = this.seen.get(name);
+    if (seen) sighting(seen.lease, seen.at);
+    return () => {
+      set.delete(sighting);
+      if (set.size === 0) this.sightings.delete(name);
+    };
   }
 
   /** The Lease `namespace/name` as first seen in its current record, and when. */

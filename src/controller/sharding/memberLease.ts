@@ -39,6 +39,37 @@ export function memberLeaseApi(
   };
 }
 
+/**
+ * The {@link LeaseApi} of the ring's sharder Lease (named after the ring): leader election's,
+ * except that it carries the ring's label (`shard.kube-rx.io/ring`, no member label), created so
+ * or added at the next write, so the members' one label-selected watch of the ring's Leases
+ * sees it too: a sharder that stops is followed at once.
+ *
+ * @example
+ * electionOver(sharderLeaseApi(kc, 'operators', shardNames(config)), settings);
+ */
+export function sharderLeaseApi(
+  cluster: Cluster,
+  namespace: string,
+  names: ShardNames,
+  logger?: Logger,
+): LeaseApi {
+  const api = leaseApi(cluster, namespace, names.sharderLease, logger);
+  const labelled = (lease: LeaseObject): LeaseObject => {
+    const labels = lease.metadata.labels as Record<string, string> | undefined;
+    if (labels?.[RING_LABEL] === names.ring) return lease;
+    return {
+      ...lease,
+      metadata: { ...lease.metadata, labels: { ...labels, [RING_LABEL]: names.ring } },
+    };
+  };
+  return {
+    get: (signal) => api.get(signal),
+    create: (lease, signal) => api.create(labelled(lease), signal),
+    update: (lease, signal) => api.update(labelled(lease), signal),
+  };
+}
+
 /** The Lease resource (coordination.k8s.io/v1). */
 export const leases: ResourceRef<LeaseObject> = {
   group: 'coordination.k8s.io',

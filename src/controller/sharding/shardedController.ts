@@ -22,14 +22,14 @@ import type { KubernetesObject, WatchOptions } from '../../types.js';
 import { Action } from '../Action.js';
 import type { ControllerConfig } from '../ControllerConfig.js';
 import { electionSettings } from '../election/electionSettings.js';
-import { leaderElection } from '../leaderElection.js';
+import { electionOver } from '../election/electionOver.js';
 import type { ReconcileReport } from '../ReconcileReport.js';
 import { whileLeader } from '../whileLeader.js';
 import { memberStep, peekMemberStep, type MemberKeys } from './handshake.js';
 import { inheritedVersions } from './inheritedVersions.js';
 import { LeaseObservations } from './LeaseObservations.js';
 import { MemberFence } from './MemberFence.js';
-import { claimHolder, leases, memberHolder } from './memberLease.js';
+import { claimHolder, leases, memberHolder, sharderLeaseApi } from './memberLease.js';
 import { membership } from './membership.js';
 import { releaseLabels } from './releaseLabels.js';
 import { sharder } from './sharder.js';
@@ -277,14 +277,15 @@ export function shardedController<T extends KubernetesObject>(
       observations,
       scheduler,
     }).pipe(
+      // Leader election among the members, on the ring's Lease as the members' watch sees it
+      // too: a sharder that stops (releasing the Lease) is followed at once, not at a
+      // standby's next try up to a retry period later.
       whileLeader(
-        leaderElection(cluster, {
-          namespace,
-          name: names.sharderLease,
-          identity: memberHolder(identity),
-          ...defined,
-          ...(config.scheduler && { scheduler: config.scheduler }),
-        }).pipe(takeUntil(ended$)),
+        electionOver(
+          sharderLeaseApi(cluster, namespace, names),
+          { ...settings, identity: memberHolder(identity) },
+          (see) => observations.watch(`${namespace}/${names.sharderLease}`, see),
+        ).pipe(takeUntil(ended$)),
       ),
     );
     return merge(
