@@ -12,6 +12,11 @@ import type { Informers } from '../../../src/operators/createInformers.js';
 import type { FakeKubeApiServer } from '../../../src/testing/fakeKubeApiServer/FakeKubeApiServer.js';
 import type { LeaseObject } from '../../../src/controller/election/leaseApi.js';
 import { leases as memberLeases } from '../../../src/controller/sharding/memberLease.js';
+import {
+  MEMBER_LABEL,
+  RING_LABEL,
+  shardNames,
+} from '../../../src/controller/sharding/shardNames.js';
 import type { ClusterConnection, KubernetesObject, ResourceRef } from '../../../src/types.js';
 import { sleep } from '../../support/wait.js';
 
@@ -180,9 +185,9 @@ export function staleLease(fake: FakeKubeApiServer, member: string, holder: stri
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
     metadata: {
-      name: `${RING}.${member}`,
+      name: shardNames({ ring: RING, namespace: 'ops', identity: member }).memberLease(member),
       namespace: 'ops',
-      labels: { 'shard.kube-rx.io/ring': RING, 'shard.kube-rx.io/member': member },
+      labels: { [RING_LABEL]: RING, [MEMBER_LABEL]: member },
     },
     spec: {
       holderIdentity: holder,

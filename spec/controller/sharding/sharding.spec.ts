@@ -250,7 +250,8 @@ describe('controller: sharding', () => {
 
   it('a member that stops hands its objects over at once, and so does the sharder: releases are seen on the Lease watch', async () => {
     // A 9 s retry period: each standby (the sharder's claim on a member's Lease, a member's
-    // candidacy for the sharder's) tries as it starts, and next about 9 s later.
+    // candidacy for the sharder's) tries as it starts, and next about 9 s later. A hand-over
+    // takes some hundred ms; waiting for those tries took 8.9-9.0 s.
     const r = await start(30, ['m1'], 20, 50, { lease: 15_000, renew: 10_000, retry: 9_000 });
     await until(() => assignedTo(r, ['m1']), 'assigned to m1', 15_000);
     r.join('m2');
@@ -260,13 +261,13 @@ describe('controller: sharding', () => {
     let left = performance.now();
     r.leave('m2');
     await until(() => assignedTo(r, ['m1', 'm3']), 'the objects of m2 moved', 15_000);
-    expect(performance.now() - left).toBeLessThan(3_000);
+    expect(performance.now() - left).toBeLessThan(5_000);
     // The sharder stops: m3 is elected as its watch sees the ring's Lease released, then claims
     // the Lease of m1.
     left = performance.now();
     r.leave('m1');
     await until(() => assignedTo(r, ['m3']), 'everything on m3', 15_000);
-    expect(performance.now() - left).toBeLessThan(3_000);
+    expect(performance.now() - left).toBeLessThan(5_000);
     expect(r.overlaps()).toEqual([]);
   }, 40_000);
 

@@ -11,12 +11,14 @@ export type LeaseSighting = (lease: LeaseObject, at: number) => void;
  * label-selected watch of the ring's Leases, the one the sharder reads too), so a member that
  * becomes the sharder seeds its claims with it: a dead member's Lease that nobody renewed
  * for a lease duration of *this process's* observation is taken at once, where a sharder that
- * had just started watching would wait a whole lease duration more.
+ * had just started watching would wait a whole lease duration more. Candidates for a Lease
+ * (the sharder's claims, the members' election of the sharder) `watch` it: each new record
+ * is told to them as it is first seen.
  *
  * @example
  * const seen = new LeaseObservations(() => performance.now());
  * leases$.subscribe((store) => seen.update(store));
- * seen.get('ops/web.pod-2'); // { lease, at } or undefined
+ * const stop = seen.watch('ops/web.pod-2', (lease, at) => elector.notice(lease, at));
  */
 export class LeaseObservations {
   private readonly seen = new Map<string, { key: string; lease: LeaseObject; at: number }>();
@@ -61,10 +63,5 @@ export class LeaseObservations {
       set.delete(sighting);
       if (set.size === 0) this.sightings.delete(name);
     };
-  }
-
-  /** The Lease `namespace/name` as first seen in its current record, and when. */
-  get(name: string): { lease: LeaseObject; at: number } | undefined {
-    return this.seen.get(name);
   }
 }

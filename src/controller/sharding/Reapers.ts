@@ -27,7 +27,10 @@ import type { ShardNames } from './shardNames.js';
  * reapers.holds('pod-2'); // true once its Lease expired and is ours
  */
 export class Reapers {
-  private electors = new Map<string, { elector: Elector; holding: boolean; fence: MemberFence }>();
+  private electors = new Map<
+    string,
+    { elector: Elector; holding: boolean; fence: MemberFence; unwatch: () => void }
+  >();
   /** When this process first saw each of the ring's Leases as it is (shared with the member). */
   private readonly observations: LeaseObservations;
 
@@ -50,11 +53,8 @@ export class Reapers {
    * average, its objects would start to move.
    */
   noticed(store: Store<LeaseObject, string>): void {
+    // Each claim is told of its Lease's new records (see `watch`).
     this.observations.update(store);
-    for (const [member, entry] of this.electors) {
-      const seen = this.observations.get(this.leaseName(member));
-      if (seen) entry.elector.notice(seen.lease, seen.at);
-    }
   }
 
   private leaseName(member: string): string {
@@ -74,18 +74,19 @@ export class Reapers {
       now,
       fence,
     );
-    const entry = { elector: undefined as unknown as Elector, holding: false, fence };
-    entry.elector = new Elector(api, this.settings, (holding) => {
+    const elector: Elector = new Elector(api, this.settings, (holding) => {
       if (entry.holding === holding) return;
       entry.holding = holding;
       this.changed();
     });
+    // What this process saw of the Lease, before it was the sharder too, counts: expiry is
+    // judged from when it first saw each record, on its own clock.
+    const unwatch = this.observations.watch(this.leaseName(member), (lease, at) =>
+      elector.notice(lease, at),
+    );
+    const entry = { elector, holding: false, fence, unwatch };
     this.electors.set(member, entry);
-    // What this process saw of the Lease before it was the sharder counts: expiry is judged
-    // from when it first saw the record as it is, on its own clock.
-    const seen = this.observations.get(this.leaseName(member));
-    if (seen) entry.elector.notice(seen.lease, seen.at);
-    entry.elector.start();
+    elector.start();
   }
 
   /**
@@ -107,6 +108,7 @@ export class Reapers {
     const entry = this.electors.get(member);
     if (!entry) return;
     this.electors.delete(member);
+    entry.unwatch();
     entry.elector.stop();
   }
 
@@ -120,6 +122,9 @@ export class Reapers {
   close(): void {
     const electors = this.electors;
     this.electors = new Map();
-    for (const entry of electors.values()) entry.elector.stop(false);
+    for (const entry of electors.values()) {
+      entry.unwatch();
+      entry.elector.stop(false);
+    }
   }
 }

@@ -5,11 +5,35 @@ import { leaseApi, type LeaseApi, type LeaseObject } from '../election/leaseApi.
 import { MEMBER_LABEL, RING_LABEL, type ShardNames } from './shardNames.js';
 
 /**
+ * Leader election's {@link LeaseApi} for the Lease `name`, which carries `labels`: set when it
+ * is created, and added at the next write when a Lease written before lacks them (the Elector
+ * writes back what it read, so they stay).
+ */
+function labelledLeaseApi(
+  cluster: Cluster,
+  namespace: string,
+  name: string,
+  labels: Record<string, string>,
+  logger: Logger | undefined,
+): LeaseApi {
+  const api = leaseApi(cluster, namespace, name, logger);
+  const labelled = (lease: LeaseObject): LeaseObject => {
+    const current = lease.metadata.labels as Record<string, string> | undefined;
+    if (Object.entries(labels).every(([key, value]) => current?.[key] === value)) return lease;
+    return { ...lease, metadata: { ...lease.metadata, labels: { ...current, ...labels } } };
+  };
+  return {
+    get: (signal) => api.get(signal),
+    create: (lease, signal) => api.create(labelled(lease), signal),
+    update: (lease, signal) => api.update(labelled(lease), signal),
+  };
+}
+
+/**
  * The {@link LeaseApi} of one member's Lease (`<ring>.<member>`): leader election's, except that
- * a Lease it creates carries the ring's labels (`shard.kube-rx.io/ring`, so the sharder finds
- * every member with one label-selected watch, and `shard.kube-rx.io/member`, so a Lease a
- * sharder holds still says whose it is). Updates keep the labels: the Elector writes back what
- * it read.
+ * the Lease carries the ring's labels (`shard.kube-rx.io/ring`, so the sharder finds every
+ * member with one label-selected watch, and `shard.kube-rx.io/member`, so a Lease a sharder
+ * holds still says whose it is).
  *
  * @example
  * const api = memberLeaseApi(kc, 'operators', shardNames(config), 'pod-1');
@@ -21,29 +45,15 @@ export function memberLeaseApi(
   member: string,
   logger?: Logger,
 ): LeaseApi {
-  const api = leaseApi(cluster, namespace, names.memberLease(member), logger);
-  return {
-    get: (signal) => api.get(signal),
-    update: (lease, signal) => api.update(lease, signal),
-    create: (lease, signal) =>
-      api.create(
-        {
-          ...lease,
-          metadata: {
-            ...lease.metadata,
-            labels: { [RING_LABEL]: names.ring, [MEMBER_LABEL]: member },
-          },
-        },
-        signal,
-      ),
-  };
+  const labels = { [RING_LABEL]: names.ring, [MEMBER_LABEL]: member };
+  return labelledLeaseApi(cluster, namespace, names.memberLease(member), labels, logger);
 }
 
 /**
  * The {@link LeaseApi} of the ring's sharder Lease (named after the ring): leader election's,
- * except that it carries the ring's label (`shard.kube-rx.io/ring`, no member label), created so
- * or added at the next write, so the members' one label-selected watch of the ring's Leases
- * sees it too: a sharder that stops is followed at once.
+ * except that the Lease carries the ring's label (`shard.kube-rx.io/ring`, no member label), so
+ * the members' one label-selected watch of the ring's Leases sees it too: a sharder that stops
+ * is followed at once.
  *
  * @example
  * electionOver(sharderLeaseApi(kc, 'operators', shardNames(config)), settings);
@@ -54,20 +64,8 @@ export function sharderLeaseApi(
   names: ShardNames,
   logger?: Logger,
 ): LeaseApi {
-  const api = leaseApi(cluster, namespace, names.sharderLease, logger);
-  const labelled = (lease: LeaseObject): LeaseObject => {
-    const labels = lease.metadata.labels as Record<string, string> | undefined;
-    if (labels?.[RING_LABEL] === names.ring) return lease;
-    return {
-      ...lease,
-      metadata: { ...lease.metadata, labels: { ...labels, [RING_LABEL]: names.ring } },
-    };
-  };
-  return {
-    get: (signal) => api.get(signal),
-    create: (lease, signal) => api.create(labelled(lease), signal),
-    update: (lease, signal) => api.update(labelled(lease), signal),
-  };
+  const labels = { [RING_LABEL]: names.ring };
+  return labelledLeaseApi(cluster, namespace, names.sharderLease, labels, logger);
 }
 
 /** The Lease resource (coordination.k8s.io/v1). */
