@@ -413,7 +413,7 @@ async function round(n: number) {
     }
     // A graceful stop of the sharder, where two are left after it: another member is elected
     // (leader election's standby, within a retry period), then claims the released Lease.
-    if (alive.length >= 3) {
+    if (alive.length >= 3 && members.has(sharder)) {
       const leader = sharder;
       const sharderStopped = performance.now();
       timeline.mark();
